@@ -1,0 +1,256 @@
+"""Random programs: original vs converted must be indistinguishable.
+
+A hypothesis strategy writes random functions over a few int variables with
+nested if/elif/else, while (with and without else, `while True` + break),
+for over several kinds of iterables (with else), break/continue at any depth,
+return anywhere (with a value or bare), and/or/not, ternaries, assert, list
+accumulation (append/pop), try/except and print. Loops are bounded by their
+own counters. Each program is converted with `converters.convert`, compiled
+with `api.compile_result`, and run with the functional form forced (and once
+on the fast path) on several inputs: results, exceptions (type and args, and
+the line of the innermost frame), printed output must be equal.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import traceback
+import types
+
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+from _differential import forced_functional, normalize
+
+FILENAME = "<random program>"
+PARAMS = ("a", "b", "c")
+LOCALS = ("x", "y")
+MAYBE_UNBOUND = "t"  # assigned only in some branches: reading it may raise
+INT_LITERALS = st.integers(-3, 9)
+
+
+class Gen:
+    """Draws one program; keeps the counters that name loop variables."""
+
+    def __init__(self, draw):
+        self.draw = draw
+        self.loops = 0
+
+    def pick(self, options):
+        return self.draw(st.sampled_from(options))
+
+    def chance(self, p):
+        return self.draw(st.floats(0, 1)) < p
+
+    # -------------------------------------------------------- expressions
+
+    def atom(self, names):
+        if self.chance(0.3):
+            return str(self.draw(INT_LITERALS))
+        if self.chance(0.08):
+            return "len(log)"
+        return self.pick(names)
+
+    def expr(self, names, depth=2):
+        if depth <= 0 or self.chance(0.35):
+            return self.atom(names)
+        kind = self.pick(("arith", "arith", "compare", "bool", "not", "ternary"))
+        sub = depth - 1
+        if kind == "arith":
+            op = self.pick(("+", "-", "*", "//", "%"))
+            return f"({self.expr(names, sub)} {op} {self.expr(names, sub)})"
+        if kind == "compare":
+            op = self.pick(("<", "<=", "==", "!=", ">", ">="))
+            return f"({self.expr(names, sub)} {op} {self.expr(names, sub)})"
+        if kind == "bool":
+            op = self.pick(("and", "or"))
+            parts = [self.expr(names, sub) for _ in range(self.pick((2, 2, 3)))]
+            return "(" + f" {op} ".join(parts) + ")"
+        if kind == "not":
+            return f"(not {self.expr(names, sub)})"
+        return f"({self.expr(names, sub)} if {self.cond(names, sub)} else {self.expr(names, sub)})"
+
+    def cond(self, names, depth=2):
+        if self.chance(0.5):
+            op = self.pick(("<", "<=", "==", "!=", ">", ">="))
+            left = self.expr(names, depth - 1)
+            return f"{left} {op} {self.expr(names, depth - 1)}"
+        return self.expr(names, depth)
+
+    # --------------------------------------------------------- statements
+
+    def block(self, names, depth, in_loop, indent, size=None):
+        count = size or self.draw(st.integers(1, 3))
+        lines = []
+        for _ in range(count):
+            lines += self.stmt(names, depth, in_loop, indent)
+        return lines
+
+    def stmt(self, names, depth, in_loop, indent):
+        pad = "    " * indent
+        choices = ["assign", "assign", "augassign", "log"]
+        if depth > 0:
+            choices += ["if", "if", "while", "for"]
+            if in_loop:
+                choices += ["try"]
+        if in_loop:
+            choices += ["break", "continue"]
+        choices += ["return", "print", "pop"]
+        if self.chance(0.3):
+            choices.append("assert")
+        kind = self.pick(choices)
+        writable = [n for n in names if n in PARAMS + LOCALS] + [MAYBE_UNBOUND]
+        readable = list(names) + ([MAYBE_UNBOUND] if self.chance(0.04) else [])
+        if kind == "assign":
+            target = self.pick(writable)
+            return [f"{pad}{target} = ({self.expr(readable)}) % 1009"]
+        if kind == "augassign":
+            target = self.pick(writable[:-1])
+            return [f"{pad}{target} {self.pick(('+=', '-='))} {self.atom(readable)}"]
+        if kind == "log":
+            return [f"{pad}log.append({self.expr(readable, 1)})"]
+        if kind == "pop":
+            target = self.pick(writable)
+            return [f"{pad}if log:", f"{pad}    {target} = log.pop()"]
+        if kind == "print":
+            return [f"{pad}print({self.expr(readable, 1)}, {self.atom(readable)})"]
+        if kind == "assert":
+            return [f"{pad}assert {self.cond(readable, 1)}, ({self.atom(readable)}, 'assert')"]
+        if kind == "break":
+            return [f"{pad}break"]
+        if kind == "continue":
+            return [f"{pad}continue"]
+        if kind == "return":
+            form = self.pick(("value", "value", "bare", "tuple"))
+            if form == "bare":
+                return [f"{pad}return"]
+            if form == "tuple":
+                return [f"{pad}return x, y, log"]
+            return [f"{pad}return {self.expr(readable)}"]
+        if kind == "if":
+            lines = [f"{pad}if {self.cond(readable)}:"]
+            lines += self.block(names, depth - 1, in_loop, indent + 1)
+            for _ in range(self.draw(st.integers(0, 2))):
+                lines.append(f"{pad}elif {self.cond(readable)}:")
+                lines += self.block(names, depth - 1, in_loop, indent + 1)
+            if self.chance(0.5):
+                lines.append(f"{pad}else:")
+                lines += self.block(names, depth - 1, in_loop, indent + 1)
+            return lines
+        if kind == "try":
+            lines = [f"{pad}try:"]
+            lines += self.block(names, depth - 1, in_loop, indent + 1)
+            lines.append(f"{pad}except ZeroDivisionError:")
+            lines += self.block(names, depth - 1, in_loop, indent + 1)
+            if self.chance(0.3):
+                lines.append(f"{pad}finally:")
+                lines.append(f"{pad}    log.append('finally')")
+            return lines
+        self.loops += 1
+        k = self.loops
+        if kind == "while":
+            counter = f"w{k}"
+            bound = self.draw(st.integers(0, 6))
+            lines = [f"{pad}{counter} = 0"]
+            if self.chance(0.25):
+                lines += [
+                    f"{pad}while True:",
+                    f"{pad}    {counter} += 1",
+                    f"{pad}    if {counter} > {bound}:",
+                    f"{pad}        break",
+                ]
+            else:
+                lines += [
+                    f"{pad}while {self.cond(readable)} and {counter} < {bound}:",
+                    f"{pad}    {counter} += 1",
+                ]
+            lines += self.block(names, depth - 1, True, indent + 1)
+            if self.chance(0.3):
+                lines.append(f"{pad}else:")
+                lines += self.block(names, depth - 1, in_loop, indent + 1)
+            return lines
+        var = f"i{k}"
+        iterable = self.pick(
+            (
+                f"range(({self.expr(readable, 1)}) % 5)",
+                "(a, b, x)",
+                "list(log[:4])",
+                "range(3)",
+                "(v * 2 for v in range(3))",
+                "enumerate((y, 1, 2))",
+                "zip(range(3), (c, a))",
+                "{'k': a, 'm': b}.items()",
+            )
+        )
+        if iterable.startswith(("enumerate", "zip", "{")):
+            target = f"{var}, j{k}"
+            inner = names + (var, f"j{k}")
+        else:
+            target = var
+            inner = names + (var,)
+        lines = [f"{pad}for {target} in {iterable}:"]
+        lines += self.block(inner, depth - 1, True, indent + 1)
+        if self.chance(0.3):
+            lines.append(f"{pad}else:")
+            lines += self.block(names, depth - 1, in_loop, indent + 1)
+        return lines
+
+
+@st.composite
+def programs(draw):
+    gen = Gen(draw)
+    body = gen.block(PARAMS + LOCALS, depth=3, in_loop=False, indent=1, size=draw(st.integers(1, 4)))
+    lines = ["def f(a, b, c):", "    x = 0", "    y = 1", "    log = []"]
+    lines += body
+    lines.append("    return x, y, log")
+    return "\n".join(lines) + "\n"
+
+
+INPUTS = st.tuples(st.integers(-20, 20), st.integers(-20, 20), st.integers(-20, 20))
+FIXED_INPUTS = [(0, 0, 0), (1, 2, 3), (-3, 5, -1), (7, 0, 2)]
+
+
+def _compile_original(source):
+    namespace = {"__name__": "random_program"}
+    exec(compile(source, FILENAME, "exec"), namespace)
+    return namespace["f"]
+
+
+def _compile_converted(source):
+    import converters
+    from autograph_cli import api, operators
+
+    result = converters.convert(source, filename=FILENAME, fast_path=True)
+    module = types.ModuleType("random_program_converted")
+    module.__file__ = FILENAME
+    module.ag__ = operators
+    exec(api.compile_result(result), module.__dict__)
+    return module.f, result
+
+
+def _run(fn, args):
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            value = fn(*args)
+    except Exception as exc:  # noqa: BLE001
+        frames = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == FILENAME]
+        return ("raise", type(exc).__name__, normalize(exc.args), frames[-1:], out.getvalue())
+    return ("return", normalize(value), out.getvalue())
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(source=programs(), extra=st.lists(INPUTS, min_size=2, max_size=2))
+def test_random_program_is_transparent(source, extra):
+    note(source)
+    original = _compile_original(source)
+    converted, result = _compile_converted(source)
+    note(result.code)
+    if any(word in source for word in (" if ", "while ", "for ", " and ", " or ", "not ", "assert ")):
+        assert result.report and result.report[0].converted, result.report
+    for args in FIXED_INPUTS + extra:
+        want = _run(original, args)
+        with forced_functional():
+            got = _run(converted, args)
+        assert got == want, ("functional", args)
+        assert _run(converted, args) == want, ("fast path", args)
