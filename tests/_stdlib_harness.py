@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib
 import importlib.machinery
 import importlib.util
 import json
@@ -74,11 +75,10 @@ def _own_nodes(fn):
     stack = list(fn.body) if not isinstance(fn, ast.Lambda) else [fn.body]
     while stack:
         node = stack.pop()
+        if isinstance(node, _SCOPES + _COMPREHENSIONS):
+            continue
         yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, _SCOPES + _COMPREHENSIONS):
-                continue
-            stack.append(child)
+        stack.extend(ast.iter_child_nodes(node))
 
 
 def has_control_flow(fn) -> bool:
@@ -192,6 +192,7 @@ def install_converted(name: str):
     _ConvertedLoader.code = api.compile_result(result)
     sys.modules.pop(name, None)
     sys.meta_path.insert(0, _ConvertedFinder(name, path))
+    importlib.import_module(name)
     return result
 
 
@@ -266,6 +267,9 @@ def run(module: str, test_module: str, mode: str) -> dict:
         report["functions_left"] = sum(not r.converted for r in result.report)
         _count_operator_calls(counts)
         operators.force_functional(True)
+    else:
+        # Same starting point as the converted run: the module is imported.
+        importlib.import_module(module)
     report["setup_seconds"] = time.perf_counter() - t0
     suite = unittest.defaultTestLoader.loadTestsFromName(test_module)
     outcome = RecordingResult()

@@ -33,6 +33,7 @@ from _differential import (
     raise_site,
     split_case,
 )
+from _stdlib_harness import has_control_flow
 
 MODES = ("to_graph", "module")
 
@@ -307,19 +308,6 @@ ALLOWED_LEFT = {
 }
 
 
-def _has_control_flow(node):
-    for child in ast.walk(node):
-        if child is not node and isinstance(
-            child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-        ):
-            continue
-        if isinstance(child, (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp, ast.Assert)):
-            return True
-        if isinstance(child, ast.UnaryOp) and isinstance(child.op, ast.Not):
-            return True
-    return False
-
-
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.stem)
 def test_corpus_functions_are_converted(path):
     # The differential tests mean something only if the functions were
@@ -333,7 +321,7 @@ def test_corpus_functions_are_converted(path):
     for node in ast.walk(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        if node.name in ALLOWED_LEFT or not _has_control_flow(node):
+        if node.name in ALLOWED_LEFT or not has_control_flow(node):
             continue
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
         hits = [r for (q, line), r in reported.items() if first <= line <= node.lineno]
