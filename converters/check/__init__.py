@@ -1,0 +1,106 @@
+"""``autograph check``: the tf.function pitfalls of the seed documents, found
+statically in the functions that will be staged.
+
+    from converters.check import check_source, CODES
+    diags = check_source(source, filename, select=None, ignore=None, staged=None)
+
+``check_source`` returns ``converters.Diagnostic`` objects sorted by (line,
+col, code); ``line`` and ``col`` are 1-based (``col`` counts characters).
+``select``/``ignore`` hold codes or code prefixes (``"AG1"``). ``staged``
+names extra functions, by qualname (``"Model.__call__"``), to check as staged.
+A line with ``# noqa`` (all codes) or ``# noqa: AG101,AG2`` is not reported.
+A syntax error raises ``converters.ConversionError``.
+
+It uses the standard library's ``ast`` (one parse, no libcst tree): the
+checker runs in pre-commit hooks, where speed matters.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from converters._result import ConversionError, Diagnostic
+from converters.check._calls import IteratorEvidence, recursion_reports
+from converters.check._codes import CODES
+from converters.check._effects import Effects
+from converters.check._flow import Flow
+from converters.check._module import is_tf_qualname, scan_module
+from converters.check._scope import Scope, module_classes
+from converters.check._types import UNKNOWN, Classifier
+
+__all__ = ["check_source", "CODES"]
+
+_NOQA = re.compile(r"#\s*noqa\b(?::\s*(?P<codes>[A-Za-z]+[0-9]*(?:\s*,\s*[A-Za-z]+[0-9]*)*))?", re.IGNORECASE)
+
+
+def _matches(code: str, patterns) -> bool:
+    return any(code.startswith(p) for p in patterns)
+
+
+def check_source(source: str, filename: str, *, select: set[str] | None = None,
+                 ignore: set[str] | None = None, staged: set[str] | None = None) -> list[Diagnostic]:
+    """Check one module's source; see the module docstring."""
+    try:
+        tree = ast.parse(source, filename=filename)
+    except SyntaxError as e:
+        line = e.lineno or 1
+        col = e.offset or 1
+        raise ConversionError(filename, line, max(col, 1), f"syntax error: {e.msg}") from None
+    except (RecursionError, MemoryError):
+        raise ConversionError(filename, 1, 1, "the code is nested too deeply to parse") from None
+    except ValueError as e:  # e.g. "source code string cannot contain null bytes"
+        raise ConversionError(filename, 1, 1, str(e)) from None
+    lines = source.splitlines()
+    raw: list[tuple[int, int, str, str]] = []
+
+    def report(node: ast.AST, code: str, message: str) -> None:
+        raw.append((node.lineno, node.col_offset, code, message))
+
+    try:
+        _check_tree(tree, frozenset(staged or ()), report)
+    except RecursionError:
+        raise ConversionError(filename, 1, 1, "the code is nested too deeply to check") from None
+
+    out: dict[tuple[int, int, str, str], Diagnostic] = {}
+    for line, byte_col, code, message in raw:
+        if select is not None and not _matches(code, select):
+            continue
+        if ignore and _matches(code, ignore):
+            continue
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        if "noqa" in text or "NOQA" in text:
+            m = _NOQA.search(text)
+            if m is not None:
+                codes = m.group("codes")
+                if codes is None or _matches(code, [c.strip().upper() for c in codes.split(",")]):
+                    continue
+        col = byte_col + 1
+        if not text.isascii():
+            col = len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
+        key = (line, col, code, message)
+        out[key] = Diagnostic(filename, line, col, code, message)
+    return [out[k] for k in sorted(out)]
+
+
+def _check_tree(tree: ast.Module, staged: frozenset[str], report) -> None:
+    module = scan_module(tree, staged)
+    if not any(fi.staged for fi in module.functions):
+        return
+    mclasses = module_classes(module)
+    mclassify = Classifier(lambda n: mclasses.get(n, UNKNOWN), module.qualify, is_tf_qualname,
+                           lambda n: n in module.bound)
+    evidence = IteratorEvidence(module, mclassify)
+    staged_calls = []
+    for fi in module.functions:
+        if not fi.staged:
+            continue
+        if isinstance(fi.node, ast.AsyncFunctionDef):
+            report(fi.node, "AG404", (
+                f"'{fi.node.name}' is an `async` function, which the converter leaves unconverted and a staged "
+                f"function cannot express; make it a plain `def`."))
+        scope = Scope(fi, module, mclasses)
+        Flow(scope, report).run()
+        effects = Effects(scope, module, report, evidence)
+        effects.run()
+        staged_calls.append((fi, effects.calls))
+    recursion_reports(staged_calls, report)

@@ -1,0 +1,284 @@
+"""Rules found by one walk over a staged function's own scope:
+
+- AG104 recursion, AG201-AG204 Python side effects on outer state,
+- AG301 ``tf.Variable`` created on every call,
+- AG401-AG403 constructs the converter leaves unconverted.
+
+Two idioms the seeds call correct are respected: state initialised once under
+an ``if x is None:`` / ``if not x:`` guard (the singleton-Variable pattern),
+and side effects lifted out of the graph with ``with tf.init_scope():``.
+Lambdas and nested functions are not entered: they often are
+``tf.py_function`` callbacks, which run Python on every call by design.
+"""
+from __future__ import annotations
+
+import ast
+
+from converters.check._module import ModuleInfo
+from converters.check._scope import Scope, root_name
+from converters.check._types import TENSOR
+
+MUTATORS = frozenset(
+    "append extend insert remove pop clear update setdefault add discard popitem sort reverse "
+    "appendleft extendleft".split()
+)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _is_none(e: ast.AST) -> bool:
+    return isinstance(e, ast.Constant) and e.value is None
+
+
+def guard_roots(test: ast.AST) -> tuple[set[str], set[str]]:
+    """Roots of the objects an initialisation guard tests, for the body and the else.
+
+    ``if x is None``, ``if not x``, ``if not hasattr(x, 'a')``, ``if len(x) == 0``
+    guard the body; their negations guard the ``else``.
+    """
+    body: set[str] = set()
+    other: set[str] = set()
+
+    def add(e, positive):
+        r = root_name(e)
+        if r is not None:
+            (body if positive else other).add(r)
+
+    def visit(e, positive):
+        if isinstance(e, ast.BoolOp):
+            for v in e.values:
+                visit(v, positive)
+        elif isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+            inner = e.operand
+            if isinstance(inner, (ast.Name, ast.Attribute, ast.Subscript)):
+                add(inner, positive)
+            elif _is_hasattr(inner):
+                add(inner.args[0], positive)
+            else:
+                visit(inner, not positive)
+        elif _is_hasattr(e):
+            add(e.args[0], not positive)
+        elif isinstance(e, ast.Compare) and len(e.ops) == 1:
+            op, left, right = e.ops[0], e.left, e.comparators[0]
+            subject = left if _is_none(right) else right if _is_none(left) else None
+            if subject is not None:
+                if isinstance(op, (ast.Is, ast.Eq)):
+                    add(subject, positive)
+                elif isinstance(op, (ast.IsNot, ast.NotEq)):
+                    add(subject, not positive)
+            elif (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
+                  and left.args and isinstance(right, ast.Constant) and right.value == 0):
+                if isinstance(op, ast.Eq):
+                    add(left.args[0], positive)
+                elif isinstance(op, (ast.NotEq, ast.Gt)):
+                    add(left.args[0], not positive)
+
+    visit(test, True)
+    return body, other
+
+
+def _is_hasattr(e: ast.AST) -> bool:
+    return (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "hasattr"
+            and len(e.args) >= 1)
+
+
+def _describe(e: ast.AST) -> str:
+    try:
+        text = ast.unparse(e)
+    except Exception:  # pragma: no cover - unparse handles every expression node
+        text = "..."
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class _Ctx:
+    __slots__ = ("guards", "init", "in_finally", "loops_in_finally")
+
+    def __init__(self, guards=frozenset(), init=False, in_finally=False, loops_in_finally=0):
+        self.guards = guards
+        self.init = init
+        self.in_finally = in_finally
+        self.loops_in_finally = loops_in_finally
+
+    def but(self, **kw):
+        c = _Ctx(self.guards, self.init, self.in_finally, self.loops_in_finally)
+        for k, v in kw.items():
+            setattr(c, k, v)
+        return c
+
+
+class Effects:
+    def __init__(self, scope: Scope, module: ModuleInfo, report, iterator_evidence):
+        self.scope = scope
+        self.module = module
+        self.report = report
+        self.iterator_evidence = iterator_evidence  # (FuncInfo, param name) -> bool (all callers pass tf iterators)
+        self.fi = scope.fi
+        self.name = scope.fi.node.name
+        self.global_written: set[str] = set()
+        self.yield_reported = False
+        self.calls: list[tuple[ast.Call, str, str]] = []  # (call, kind 'name'|'self', callee name)
+
+    def run(self) -> None:
+        for st in self.fi.node.body:
+            self.visit(st, _Ctx())
+
+    # -- traversal ---------------------------------------------------------
+    def visit(self, node: ast.AST, ctx: _Ctx) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in node.decorator_list + node.args.defaults + [d for d in node.args.kw_defaults if d]:
+                self.visit(sub, ctx)
+            return
+        if isinstance(node, ast.ClassDef):
+            for sub in node.decorator_list + node.bases:
+                self.visit(sub, ctx)
+            return
+        if isinstance(node, ast.Lambda):
+            for sub in node.args.defaults + [d for d in node.args.kw_defaults if d]:
+                self.visit(sub, ctx)
+            return
+        if isinstance(node, ast.If):
+            self.visit(node.test, ctx)
+            body_roots, else_roots = guard_roots(node.test)
+            bctx = ctx.but(guards=ctx.guards | body_roots) if body_roots else ctx
+            ectx = ctx.but(guards=ctx.guards | else_roots) if else_roots else ctx
+            for st in node.body:
+                self.visit(st, bctx)
+            for st in node.orelse:
+                self.visit(st, ectx)
+            return
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            init = ctx.init
+            for item in node.items:
+                self.visit(item.context_expr, ctx)
+                if item.optional_vars is not None:
+                    self.target(item.optional_vars, ctx, node)
+                e = item.context_expr
+                if isinstance(e, ast.Call) and self._qual(e.func, "init_scope"):
+                    init = True
+            bctx = ctx.but(init=True) if init and not ctx.init else ctx
+            for st in node.body:
+                self.visit(st, bctx)
+            return
+        if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            for st in node.body:
+                self.visit(st, ctx)
+            for h in node.handlers:
+                self.visit(h, ctx)
+            for st in node.orelse:
+                self.visit(st, ctx)
+            fctx = ctx.but(in_finally=True, loops_in_finally=0)
+            for st in node.finalbody:
+                self.visit(st, fctx)
+            return
+        if isinstance(node, _LOOPS):
+            if isinstance(node, ast.While):
+                self.visit(node.test, ctx)
+            else:
+                self.visit(node.iter, ctx)
+                self.target(node.target, ctx, node)
+            lctx = ctx.but(loops_in_finally=ctx.loops_in_finally + 1) if ctx.in_finally else ctx
+            for st in node.body:
+                self.visit(st, lctx)
+            for st in node.orelse:
+                self.visit(st, ctx)
+            return
+        if isinstance(node, (ast.Return, ast.Break, ast.Continue)):
+            if ctx.in_finally and (isinstance(node, ast.Return) or ctx.loops_in_finally == 0):
+                kind = type(node).__name__.lower()
+                self.report(node, "AG403", (
+                    f"`{kind}` inside `finally` makes the converter leave '{self.name}' unconverted, so its "
+                    f"control flow cannot be staged; move the `{kind}` out of the `finally` block."))
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                self.target(t, ctx, node)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            if not (isinstance(node, ast.AnnAssign) and node.value is None):
+                self.target(node.target, ctx, node)
+        elif isinstance(node, ast.Delete):
+            for t in node.targets:
+                self.target(t, ctx, node)
+        elif isinstance(node, ast.NamedExpr):
+            self.target(node.target, ctx, node)
+        elif isinstance(node, ast.Call):
+            self.call(node, ctx)
+        elif isinstance(node, (ast.Yield, ast.YieldFrom)):
+            if not self.yield_reported:
+                self.yield_reported = True
+                self.report(node, "AG401", (
+                    f"`yield` makes '{self.name}' a generator, which the converter leaves unconverted and a staged "
+                    f"function cannot express; return the values (stacked, or in a `tf.TensorArray`) instead."))
+        # Children: calls and yields anywhere below. Writes are reported only
+        # from their statements above, so visiting targets again is harmless.
+        for child in ast.iter_child_nodes(node):
+            self.visit(child, ctx)
+
+    def _qual(self, e: ast.AST, last: str) -> bool:
+        q = self.scope._qualify(e)
+        return q is not None and q.rsplit(".", 1)[-1] == last and self.module.is_tf(e)
+
+    # -- writes ------------------------------------------------------------
+    def target(self, t: ast.AST, ctx: _Ctx, stmt: ast.AST) -> None:
+        if isinstance(t, ast.Name):
+            if t.id in self.scope.globals or t.id in self.scope.nonlocals:
+                if t.id not in self.global_written:
+                    self.global_written.add(t.id)
+                    kind = "global" if t.id in self.scope.globals else "nonlocal"
+                    if not ctx.init:
+                        self.report(t, "AG202", (
+                            f"writing the {kind} '{t.id}' is a Python side effect that happens only while tracing "
+                            f"and can leak a graph tensor; return the value instead, or keep it in a `tf.Variable` "
+                            f"and call `.assign`."))
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for elt in t.elts:
+                self.target(elt, ctx, stmt)
+        elif isinstance(t, ast.Starred):
+            self.target(t.value, ctx, stmt)
+        elif isinstance(t, (ast.Attribute, ast.Subscript)):
+            root = root_name(t)
+            if not self.scope.is_outer(root) or ctx.init or root in ctx.guards:
+                return
+            if isinstance(t, ast.Attribute):
+                self.report(t, "AG203", (
+                    f"setting `{_describe(t)}` changes an object that lives outside the staged function, which "
+                    f"happens only while tracing; return the value, or keep the state in a `tf.Variable` and "
+                    f"call `.assign`."))
+            else:
+                verb = "deleting" if isinstance(stmt, ast.Delete) else "setting"
+                self.report(t, "AG201", (
+                    f"{verb} `{_describe(t)}` mutates `{root}`, which lives outside the staged function, so it "
+                    f"happens only while tracing; return the values, or accumulate them in a `tf.TensorArray`."))
+
+    # -- calls -------------------------------------------------------------
+    def call(self, call: ast.Call, ctx: _Ctx) -> None:
+        f = call.func
+        scope = self.scope
+        if isinstance(f, ast.Attribute) and f.attr in MUTATORS:
+            recv = f.value
+            root = root_name(recv)
+            if (scope.is_outer(root) and not ctx.init and root not in ctx.guards
+                    and scope.classify(recv) != TENSOR and self.module.qualify(recv) is None):
+                self.report(call, "AG201", (
+                    f"`{_describe(recv)}.{f.attr}(...)` mutates `{root}`, which lives outside the staged "
+                    f"function, so it happens only while tracing; return the values, or accumulate them in a "
+                    f"`tf.TensorArray`."))
+        if isinstance(f, ast.Name) and not scope._shadowed(f.id):
+            if f.id == "next" and call.args and isinstance(call.args[0], ast.Name):
+                p = call.args[0].id
+                if p in scope.outer_params and not self.iterator_evidence(self.fi, p):
+                    self.report(call, "AG204", (
+                        f"`next({p})` advances a Python iterator passed in as an argument only while tracing, so "
+                        f"later calls reuse the traced value; pass an iterator over a `tf.data.Dataset` instead."))
+            elif f.id in ("locals", "exec", "eval") or (f.id == "vars" and not call.args):
+                self.report(call, "AG402", (
+                    f"`{f.id}()` needs the function's real local variables, so the converter leaves "
+                    f"'{self.name}' unconverted; pass the values explicitly instead."))
+        if self.module.is_tf_variable(f) and scope._qualify(f) is not None:
+            if not ctx.guards and not ctx.init:
+                self.report(call, "AG301", (
+                    "this `tf.Variable` is created on every call, which a staged function does not allow; "
+                    "create it once outside the function, or under an `if self.v is None:` guard."))
+        # calls that may recurse
+        if isinstance(f, ast.Name) and f.id not in scope.locals:
+            self.calls.append((call, "name", f.id))
+        elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and scope.self_name
+              and f.value.id == scope.self_name):
+            self.calls.append((call, "self", f.attr))

@@ -1,0 +1,250 @@
+"""Module-level facts: import aliases, module globals, and which functions are staged.
+
+A function is staged when it is decorated with the runtime's ``function``
+(``@tf.function``, ``@tf.function(...)``, ``@function``, any alias the module
+imports), when the module wraps it later (``g = tf.function(f)``), or when the
+caller names its qualname in ``staged``.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+# Modules whose ``function`` stages a Python function and whose names are ops.
+TF_MODULES = ("tensorflow", "autograph_cli.tf", "autograph_cli.runtime", "autograph_cli")
+FUNCTION_NAMES = frozenset(m + ".function" for m in TF_MODULES)
+VARIABLE_NAMES = frozenset(m + ".Variable" for m in TF_MODULES)
+
+_FUNC_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_SCOPE_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def is_tf_qualname(q: str | None) -> bool:
+    if not q:
+        return False
+    for m in TF_MODULES:
+        if q == m or q.startswith(m + "."):
+            return True
+    return False
+
+
+@dataclass
+class FuncInfo:
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    qualname: str
+    parent: ast.AST  # the Module, ClassDef or function whose body holds the def
+    is_method: bool
+    staged: bool = False
+
+
+@dataclass
+class ModuleInfo:
+    tree: ast.Module
+    aliases: dict[str, str] = field(default_factory=dict)  # import alias -> dotted name
+    bound: set[str] = field(default_factory=set)  # names bound at module level, any way
+    # module-level `name = value` assignments, in source order: name -> [(line, value)]
+    assigns: dict[str, list[tuple[int, ast.expr]]] = field(default_factory=dict)
+    functions: list[FuncInfo] = field(default_factory=list)
+
+    def qualify(self, expr: ast.AST) -> str | None:
+        """The dotted name an expression refers to through imports, or None.
+
+        ``tf.data.Dataset`` with ``import autograph_cli.tf as tf`` gives
+        ``autograph_cli.tf.data.Dataset``. ``tf`` and ``function`` that the
+        module never binds are taken to mean TensorFlow's.
+        """
+        parts = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        name = expr.id
+        base = self.aliases.get(name)
+        if base is None:
+            if name in self.bound:
+                return None
+            if name == "tf":
+                base = "tensorflow"
+            elif name == "function":
+                base = "tensorflow.function"
+            else:
+                return None
+        parts.append(base)
+        return ".".join(reversed(parts))
+
+    def is_tf_function(self, expr: ast.AST) -> bool:
+        return self.qualify(expr) in FUNCTION_NAMES
+
+    def is_tf_variable(self, expr: ast.AST) -> bool:
+        return self.qualify(expr) in VARIABLE_NAMES
+
+    def is_tf(self, expr: ast.AST) -> bool:
+        return is_tf_qualname(self.qualify(expr))
+
+    def last_assign(self, name: str, before_line: int) -> ast.expr | None:
+        """The value of the last module-level ``name = value`` above a line."""
+        found = None
+        for line, value in self.assigns.get(name, ()):
+            if line < before_line:
+                found = value
+        return found
+
+
+def _bind_import(info: ModuleInfo, node: ast.Import | ast.ImportFrom) -> None:
+    if isinstance(node, ast.Import):
+        for a in node.names:
+            if a.asname:
+                info.aliases[a.asname] = a.name
+            else:
+                top = a.name.split(".")[0]
+                info.aliases[top] = top
+    else:
+        if node.level or not node.module:
+            for a in node.names:
+                info.bound.add(a.asname or a.name)
+            return
+        for a in node.names:
+            if a.name == "*":
+                continue
+            info.aliases[a.asname or a.name] = node.module + "." + a.name
+
+
+def _target_names(target: ast.AST):
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            yield from _target_names(elt)
+    elif isinstance(target, ast.Starred):
+        yield from _target_names(target.value)
+
+
+def _module_bindings(info: ModuleInfo, body: list[ast.stmt]) -> None:
+    """Record module-level bindings, descending into if/try/with/loop bodies."""
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            _bind_import(info, stmt)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            info.bound.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                for n in _target_names(t):
+                    info.bound.add(n)
+                if isinstance(t, ast.Name):
+                    info.assigns.setdefault(t.id, []).append((stmt.lineno, stmt.value))
+        elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+            for n in _target_names(stmt.target):
+                info.bound.add(n)
+            if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
+                info.assigns.setdefault(stmt.target.id, []).append((stmt.lineno, stmt.value))
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            for n in _target_names(stmt.target):
+                info.bound.add(n)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    for n in _target_names(item.optional_vars):
+                        info.bound.add(n)
+        for name in ("body", "orelse", "finalbody"):
+            sub = getattr(stmt, name, None)
+            if sub and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                _module_bindings(info, sub)
+        for handler in getattr(stmt, "handlers", ()) or ():
+            if handler.name:
+                info.bound.add(handler.name)
+            _module_bindings(info, handler.body)
+        if isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                _module_bindings(info, case.body)
+    # Imports bind names too; keep `bound` the set of every module-level name.
+    info.bound.update(info.aliases)
+
+
+def _is_staticmethod(node: ast.AST) -> bool:
+    for dec in getattr(node, "decorator_list", ()):
+        if isinstance(dec, ast.Name) and dec.id in ("staticmethod", "classmethod"):
+            return True
+    return False
+
+
+def _decorated_staged(info: ModuleInfo, node: ast.AST) -> bool:
+    for dec in node.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if info.is_tf_function(target):
+            return True
+    return False
+
+
+def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset()) -> ModuleInfo:
+    info = ModuleInfo(tree)
+    _module_bindings(info, tree.body)
+    # Imports inside functions still alias a module for the code that uses them.
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                local = a.asname or a.name.split(".")[0]
+                if local not in info.aliases:
+                    if isinstance(node, ast.Import):
+                        info.aliases[local] = a.name if a.asname else local
+                    elif node.module and not node.level and a.name != "*":
+                        info.aliases[local] = node.module + "." + a.name
+
+    wraps: list[tuple[str, int, list[ast.AST]]] = []  # (name, line, scope chain)
+    by_node: dict[int, FuncInfo] = {}
+
+    # Iterative walk with the chain of enclosing scopes and the qualname prefix.
+    stack: list[tuple[ast.AST, list[ast.AST], str]] = [(tree, [tree], "")]
+    while stack:
+        node, scopes, prefix = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _FUNC_TYPES):
+                parent = scopes[-1]
+                fi = FuncInfo(
+                    child,
+                    prefix + child.name,
+                    parent,
+                    isinstance(parent, ast.ClassDef) and not _is_staticmethod(child),
+                )
+                fi.staged = _decorated_staged(info, child) or fi.qualname in staged
+                info.functions.append(fi)
+                by_node[id(child)] = fi
+                # decorators and defaults belong to the enclosing scope
+                for sub in child.decorator_list + child.args.defaults + [d for d in child.args.kw_defaults if d]:
+                    stack.append((sub, scopes, prefix))
+                stack.append((_Body(child.body), scopes + [child], prefix + child.name + ".<locals>."))
+            elif isinstance(child, ast.ClassDef):
+                for sub in child.decorator_list + child.bases + [k.value for k in child.keywords]:
+                    stack.append((sub, scopes, prefix))
+                stack.append((_Body(child.body), scopes + [child], prefix + child.name + "."))
+            else:
+                if isinstance(child, ast.Call) and info.is_tf_function(child.func):
+                    wrapped = child.args[0] if child.args else None
+                    for kw in child.keywords:
+                        if kw.arg == "func":
+                            wrapped = kw.value
+                    if isinstance(wrapped, ast.Name):
+                        wraps.append((wrapped.id, child.lineno, scopes))
+                stack.append((child, scopes, prefix))
+
+    info.functions.sort(key=lambda f: (f.node.lineno, f.node.col_offset))
+    for name, line, scopes in wraps:
+        for scope in reversed(scopes):
+            candidates = [f for f in info.functions if f.parent is scope and f.node.name == name]
+            if not candidates:
+                continue
+            before = [f for f in candidates if f.node.lineno <= line]
+            chosen = before[-1] if before else candidates[0]
+            chosen.staged = True
+            break
+    return info
+
+
+class _Body(ast.AST):
+    """A statement list presented as one node, so the walk can push it."""
+
+    _fields = ("body",)
+
+    def __init__(self, body):
+        super().__init__()
+        self.body = body

@@ -1,0 +1,273 @@
+"""One staged function's own scope: its parameters, locals, declarations, and
+a flow-insensitive guess of which locals hold tensors."""
+from __future__ import annotations
+
+import ast
+
+from converters.check._module import FuncInfo, ModuleInfo, is_tf_qualname
+from converters.check._types import BOTTOM, PY, TENSOR, UNKNOWN, Classifier, join
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def own_nodes(func: ast.AST):
+    """Every node of a function's own scope, in no particular order.
+
+    Nested functions, classes and lambdas are yielded themselves (they bind a
+    name here; their decorators and defaults run here) but not entered.
+    Comprehensions are entered: they run here.
+    """
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend(node.decorator_list)
+            stack.extend(node.args.defaults)
+            stack.extend(d for d in node.args.kw_defaults if d is not None)
+        elif isinstance(node, ast.ClassDef):
+            stack.extend(node.decorator_list)
+            stack.extend(node.bases)
+        elif isinstance(node, ast.Lambda):
+            stack.extend(node.args.defaults)
+            stack.extend(d for d in node.args.kw_defaults if d is not None)
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def target_names(target: ast.AST):
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            yield from target_names(elt)
+    elif isinstance(target, ast.Starred):
+        yield from target_names(target.value)
+
+
+def root_name(e: ast.AST) -> str | None:
+    """``a`` for ``a.b[c].d(...)``; None when the chain does not start at a name."""
+    while True:
+        if isinstance(e, ast.Name):
+            return e.id
+        if isinstance(e, (ast.Attribute, ast.Subscript)):
+            e = e.value
+        elif isinstance(e, ast.Call):
+            e = e.func
+        else:
+            return None
+
+
+def ref_key(e: ast.AST) -> str | None:
+    """A textual key for ``a`` / ``a.b.c`` (None for anything else)."""
+    parts = []
+    while isinstance(e, ast.Attribute):
+        parts.append(e.attr)
+        e = e.value
+    if not isinstance(e, ast.Name):
+        return None
+    parts.append(e.id)
+    return ".".join(reversed(parts))
+
+
+class Scope:
+    def __init__(self, fi: FuncInfo, module: ModuleInfo, module_classes: dict[str, int]):
+        self.fi = fi
+        self.node = fi.node
+        self.module = module
+        self.nodes = list(own_nodes(fi.node))
+        a = fi.node.args
+        positional = a.posonlyargs + a.args
+        self.params: list[ast.arg] = positional + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
+        self.param_names = {p.arg for p in self.params}
+        self.self_name = positional[0].arg if fi.is_method and positional else None
+
+        self.globals: set[str] = set()
+        self.nonlocals: set[str] = set()
+        self.assigned: set[str] = set()
+        self.comp_names: set[str] = set()
+        comp_target_ids: set[int] = set()
+        for n in self.nodes:
+            if isinstance(n, ast.comprehension):
+                for sub in ast.walk(n.target):
+                    comp_target_ids.add(id(sub))
+                    if isinstance(sub, ast.Name):
+                        self.comp_names.add(sub.id)
+        for n in self.nodes:
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                if id(n) not in comp_target_ids:
+                    self.assigned.add(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.assigned.add(n.name)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                for al in n.names:
+                    if al.name != "*":
+                        self.assigned.add(al.asname or al.name.split(".")[0])
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                self.assigned.add(n.name)
+            elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+                self.assigned.add(n.name)
+            elif isinstance(n, ast.MatchMapping) and n.rest:
+                self.assigned.add(n.rest)
+            elif isinstance(n, ast.Global):
+                self.globals.update(n.names)
+            elif isinstance(n, ast.Nonlocal):
+                self.nonlocals.update(n.names)
+        declared = self.globals | self.nonlocals
+        self.assigned -= declared
+        self.locals = (self.assigned | self.param_names) - declared
+        # Parameters the function never rebinds still refer to the caller's objects.
+        self.outer_params = self.param_names - self.assigned - declared
+
+        self._module_classes = module_classes
+        self.classes: dict[str, int] = {}
+        self.classify = Classifier(self._lookup, self._qualify, is_tf_qualname, self._shadowed)
+        self._solve_classes()
+
+    # -- names -------------------------------------------------------------
+    def _qualify(self, e: ast.AST) -> str | None:
+        root = root_name(e)
+        if root is not None and root in self.locals:
+            return None
+        return self.module.qualify(e)
+
+    def _shadowed(self, name: str) -> bool:
+        return name in self.locals or name in self.module.bound
+
+    def _lookup(self, name: str) -> int:
+        if name in self.locals:
+            return self.classes.get(name, BOTTOM)
+        if name in self.module.aliases:
+            return PY
+        if name in self._module_classes:
+            return self._module_classes[name]
+        if name in ("True", "False", "None"):
+            return PY
+        return UNKNOWN
+
+    def is_local(self, name: str) -> bool:
+        """A name the function itself binds (not a parameter it leaves alone)."""
+        return name in self.assigned or name in self.comp_names
+
+    def is_outer(self, name: str | None) -> bool:
+        """A name that refers to an object living outside the function."""
+        if name is None or self.is_local(name):
+            return False
+        if name in self.module.aliases and name not in self.outer_params:
+            return False  # a module, a function or a class from an import
+        return True
+
+    # -- tensor classes of locals ----------------------------------------
+    def _bindings(self):
+        for n in self.nodes:
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    yield from self._assign_pairs(t, n.value)
+            elif isinstance(n, ast.AnnAssign) and n.value is not None:
+                yield from self._assign_pairs(n.target, n.value)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                yield n.target.id, ("aug", n.target, n.value)
+            elif isinstance(n, (ast.For, ast.AsyncFor)):
+                for name in target_names(n.target):
+                    yield name, ("elem", n.iter)
+            elif isinstance(n, ast.NamedExpr):
+                yield n.target.id, ("value", n.value)
+            elif isinstance(n, (ast.With, ast.AsyncWith)):
+                for item in n.items:
+                    if item.optional_vars is not None:
+                        for name in target_names(item.optional_vars):
+                            yield name, ("const", UNKNOWN)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+                pass  # PY: the default below
+            elif isinstance(n, (ast.ExceptHandler,)) and n.name:
+                yield n.name, ("const", PY)
+
+    def _assign_pairs(self, target, value):
+        if isinstance(target, ast.Name):
+            yield target.id, ("value", value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) and not any(
+                isinstance(x, ast.Starred) for x in target.elts + value.elts
+            ):
+                for t, v in zip(target.elts, value.elts):
+                    yield from self._assign_pairs(t, v)
+            else:
+                for name in target_names(target):
+                    yield name, ("part", value)
+        elif isinstance(target, ast.Starred):
+            for name in target_names(target):
+                yield name, ("const", PY)
+
+    def _solve_classes(self) -> None:
+        classes = self.classes
+        for name in self.assigned:
+            classes[name] = BOTTOM
+        for p in self.params:
+            classes[p.arg] = UNKNOWN
+        a = self.node.args
+        positional = a.posonlyargs + a.args
+        for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
+            if isinstance(d, ast.Constant):
+                classes[p.arg] = PY
+        for p, d in zip(a.kwonlyargs, a.kw_defaults):
+            if isinstance(d, ast.Constant):
+                classes[p.arg] = PY
+        if self.self_name:
+            classes[self.self_name] = PY
+        bindings = list(self._bindings())
+        bound_by_rule = {name for name, _ in bindings}
+        for name in self.assigned - bound_by_rule:
+            if name not in self.param_names:
+                classes[name] = PY  # defs, classes, imports
+        cls = self.classify
+        for _ in range(8):
+            changed = False
+            for name, rule in bindings:
+                kind = rule[0]
+                if kind == "value":
+                    c = cls.classify(rule[1])
+                elif kind == "aug":
+                    c = cls.classify(ast.BinOp(rule[1], ast.Add(), rule[2]))
+                elif kind == "elem":
+                    c = cls.element(rule[1])
+                elif kind == "part":
+                    c = cls.classify(rule[1])
+                    c = TENSOR if c == TENSOR else (BOTTOM if c == BOTTOM else UNKNOWN)
+                else:
+                    c = rule[1]
+                old = classes.get(name, BOTTOM)
+                new = join(old, c)
+                if new != old:
+                    classes[name] = new
+                    changed = True
+            if not changed:
+                break
+        for name, c in classes.items():
+            if c == BOTTOM:
+                classes[name] = UNKNOWN
+
+
+def module_classes(module: ModuleInfo) -> dict[str, int]:
+    """Classes of module-level names, from their module-level assignments."""
+    out: dict[str, int] = {}
+    cls = Classifier(lambda n: out.get(n, PY if n in module.aliases else UNKNOWN), module.qualify, is_tf_qualname,
+                     lambda n: n in module.bound)
+    for name in module.bound:
+        out[name] = PY if name not in module.assigns else BOTTOM
+    for _ in range(4):
+        changed = False
+        for name, values in module.assigns.items():
+            c = BOTTOM
+            for _line, v in values:
+                c = join(c, cls.classify(v))
+            old = out.get(name, BOTTOM)
+            new = join(old, c)
+            if new != old:
+                out[name] = new
+                changed = True
+        if not changed:
+            break
+    for name, c in out.items():
+        if c == BOTTOM:
+            out[name] = UNKNOWN
+    return out
