@@ -78,11 +78,11 @@ def forced_functional(enabled: bool = True):
     """Make converted functions take their functional form, then restore."""
     from autograph_cli import operators
 
-    operators.force_functional(enabled)
+    previous = operators.force_functional(enabled)
     try:
         yield
     finally:
-        operators.force_functional(False)
+        operators.force_functional(previous)
 
 
 # ---------------------------------------------------------------- observing

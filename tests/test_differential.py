@@ -339,3 +339,16 @@ def test_conversion_is_deterministic():
         b = convert_file(path, fast_path=False)
         assert a.code == b.code
         ast.parse(a.code)
+
+
+@pytest.fixture
+def functional():
+    """Force the functional form for one test, then restore the setting."""
+    with forced_functional():
+        yield
+
+
+def test_fixture_forces_and_restores(functional):
+    from autograph_cli import operators
+
+    assert operators.fast is False
