@@ -1,0 +1,38 @@
+"""autograph_cli: a source-to-source AutoGraph for Python.
+
+Importing this package is cheap: numpy, libcst and rich are imported only when
+something is converted or staged.
+"""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "__version__",
+    "do_not_convert",
+    "install_import_hook",
+    "to_code",
+    "to_graph",
+]
+
+_LAZY = {
+    "to_code": "autograph_cli.api",
+    "to_graph": "autograph_cli.api",
+    "do_not_convert": "autograph_cli.api",
+    "install_import_hook": "autograph_cli.import_hook",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'autograph_cli' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,128 @@
+"""``converted(f)``: what a call in converted code actually calls.
+
+User functions are converted on their first call (cached per function and,
+inside the api, per code object); builtins with a backend overload get the
+overload; the standard library, numpy, our own runtime and anything marked
+``do_not_convert`` run untouched.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import types
+import weakref
+
+_DO_NOT_CONVERT = "__autograph_do_not_convert__"
+
+# Top-level packages whose functions are never converted.
+_UNTOUCHED_PACKAGES = frozenset(
+    {
+        "autograph_cli",
+        "converters",
+        "numpy",
+        "libcst",
+        "click",
+        "rich",
+        "pytest",
+        "_pytest",
+        "pluggy",
+        "hypothesis",
+        "scipy",
+        "jax",
+        "torch",
+        "tensorflow",
+    }
+) | frozenset(getattr(sys, "stdlib_module_names", ()))
+
+_converted_functions: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_overloads: dict | None = None
+
+
+def do_not_convert(func=None):
+    """Decorator: calls from converted code run ``func`` exactly as written."""
+    if func is None:
+        return do_not_convert
+    try:
+        setattr(func, _DO_NOT_CONVERT, True)
+    except (AttributeError, TypeError):
+        pass
+    return func
+
+
+def reset_overloads() -> None:
+    global _overloads
+    _overloads = None
+
+
+def _builtin_overloads() -> dict:
+    global _overloads
+    if _overloads is None:
+        from autograph_cli.operators._dispatch import registered_backends
+
+        table = {}
+        for backend in registered_backends():
+            get = getattr(backend, "builtin_overloads", None)
+            if get is not None:
+                table.update(get())
+        _overloads = table
+    return _overloads
+
+
+def _is_untouched(func) -> bool:
+    if getattr(func, _DO_NOT_CONVERT, False):
+        return True
+    module = getattr(func, "__module__", None) or ""
+    top = module.partition(".")[0]
+    if top in _UNTOUCHED_PACKAGES:
+        return True
+    code = func.__code__
+    # Already converted code reads the operators: calling it again is enough.
+    return "ag__" in code.co_names or "ag__" in code.co_freevars
+
+
+def _convert_function(func):
+    try:
+        return _converted_functions[func]
+    except KeyError:
+        pass
+    except TypeError:
+        return func
+    if _is_untouched(func):
+        result = func
+    else:
+        from autograph_cli import api
+
+        result = api.convert_for_call(func)
+    try:
+        _converted_functions[func] = result
+    except TypeError:
+        pass
+    return result
+
+
+def converted(func):
+    """Return what a call to ``func`` in converted code should call."""
+    t = type(func)
+    if t is types.FunctionType:
+        return _convert_function(func)
+    if t is types.MethodType:
+        inner = func.__func__
+        if type(inner) is types.FunctionType:
+            conv = _convert_function(inner)
+            if conv is not inner:
+                return types.MethodType(conv, func.__self__)
+        return func
+    if t is functools.partial and type(func.func) is types.FunctionType:
+        conv = _convert_function(func.func)
+        if conv is not func.func:
+            return functools.partial(conv, *func.args, **func.keywords)
+        return func
+    overloads = _overloads if _overloads is not None else _builtin_overloads()
+    if overloads:
+        try:
+            over = overloads.get(func)
+        except TypeError:
+            over = None
+        if over is not None:
+            return over
+    return func

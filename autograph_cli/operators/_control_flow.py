@@ -1,0 +1,131 @@
+"""Control-flow operators: Python semantics on Python values, the backend's
+staging on registered types."""
+from __future__ import annotations
+
+from autograph_cli.operators._dispatch import State, _by_type, _resolve
+
+
+def _backend(value):
+    t = type(value)
+    b = _by_type.get(t)
+    if b is None:
+        b = _resolve(t)
+    return b
+
+
+def if_stmt(cond, body, orelse, names=()):
+    """``if cond: body() else: orelse()``."""
+    b = _backend(cond)
+    if b:
+        return b.if_stmt(cond, body, orelse, State(names, (body, orelse)))
+    if cond:
+        body()
+    elif orelse is not None:
+        orelse()
+
+
+def while_stmt(test, body, names=(), opts=None):
+    """``while test(): body()``; hands over to a backend as soon as a test
+    result is staged."""
+    while True:
+        c = test()
+        b = _backend(c)
+        if b:
+            return b.while_stmt(test, body, State(names, (test, body)), opts or {}, c)
+        if not c:
+            return
+        body()
+
+
+def for_stmt(iterable, extra_test, body, names=(), opts=None):
+    """``for item in iterable: body(item)``, stopping (without advancing the
+    iterator again) once ``extra_test()`` is false."""
+    b = _backend(iterable)
+    if b:
+        return b.for_stmt(iterable, extra_test, body, State(names, (extra_test, body)), opts or {})
+    if extra_test is None:
+        for item in iterable:
+            body(item)
+        return
+    for item in iterable:
+        body(item)
+        keep_going = extra_test()
+        if type(keep_going) is not bool:
+            sb = _backend(keep_going)
+            if sb:
+                return sb.staged_test_in_python_loop(
+                    "for", keep_going, State(names, (extra_test, body)).location
+                )
+        if not keep_going:
+            return
+
+
+def and_(value, *rest):
+    """``value and rest[0]() and rest[1]() ...`` with Python's short-circuit."""
+    for i, fn in enumerate(rest):
+        b = _backend(value)
+        if b:
+            return b.and_(value, rest[i:])
+        if not value:
+            return value
+        value = fn()
+    return value
+
+
+def or_(value, *rest):
+    """``value or rest[0]() or ...`` with Python's short-circuit."""
+    for i, fn in enumerate(rest):
+        b = _backend(value)
+        if b:
+            return b.or_(value, rest[i:])
+        if value:
+            return value
+        value = fn()
+    return value
+
+
+def not_(value):
+    b = _backend(value)
+    if b:
+        return b.not_(value)
+    return not value
+
+
+def if_exp(cond, true_fn, false_fn):
+    """``true_fn() if cond else false_fn()``."""
+    b = _backend(cond)
+    if b:
+        return b.if_exp(cond, true_fn, false_fn)
+    return true_fn() if cond else false_fn()
+
+
+def assert_stmt(cond, msg_fn=None):
+    b = _backend(cond)
+    if b:
+        return b.assert_stmt(cond, msg_fn)
+    if not cond:
+        if msg_fn is None:
+            raise AssertionError
+        raise AssertionError(msg_fn())
+
+
+def list_append(target, value):
+    """Statement ``target.append(value)``; returns the (possibly new) list."""
+    if type(target) is list:
+        target.append(value)
+        return target
+    b = _backend(target)
+    if b:
+        return b.list_append(target, value)
+    target.append(value)
+    return target
+
+
+def list_pop(target, *index):
+    """Statement ``v = target.pop(*index)``; returns ``(list, v)``."""
+    if type(target) is list:
+        return target, target.pop(*index)
+    b = _backend(target)
+    if b:
+        return b.list_pop(target, index[0] if index else None)
+    return target, target.pop(*index)

@@ -1,0 +1,141 @@
+"""Backend registry and the State handle a backend uses to read and write
+the variables a staged construct carries."""
+from __future__ import annotations
+
+_registered: dict[type, object] = {}
+# type -> backend, or False for "plain Python"; filled lazily from the MRO.
+_by_type: dict[type, object] = {}
+
+
+class _Undefined:
+    """Marks a variable that is not bound yet."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+    def __bool__(self) -> bool:
+        raise TypeError("an undefined variable has no truth value")
+
+
+UNDEFINED = _Undefined()
+
+
+def register_backend(types, backend) -> None:
+    """Stage values of ``types`` (a type or a tuple of types) with ``backend``."""
+    if isinstance(types, type):
+        types = (types,)
+    for t in types:
+        _registered[t] = backend
+    _by_type.clear()
+    from autograph_cli.operators import _calls
+
+    _calls.reset_overloads()
+
+
+def unregister_backend(backend) -> None:
+    for t in [t for t, b in _registered.items() if b is backend]:
+        del _registered[t]
+    _by_type.clear()
+    from autograph_cli.operators import _calls
+
+    _calls.reset_overloads()
+
+
+def registered_backends() -> list:
+    seen = []
+    for b in _registered.values():
+        if b not in seen:
+            seen.append(b)
+    return seen
+
+
+def _resolve(t: type):
+    found = False
+    for base in t.__mro__:
+        b = _registered.get(base)
+        if b is not None:
+            found = b
+            break
+    _by_type[t] = found
+    return found
+
+
+def backend_for(value):
+    """The backend that stages ``value``, or False for a plain Python value."""
+    t = type(value)
+    b = _by_type.get(t)
+    if b is None:
+        b = _resolve(t)
+    return b
+
+
+class State:
+    """The variables a staged construct carries, read from and written to the
+    closure cells of the construct's functions (or their globals)."""
+
+    __slots__ = ("names", "functions", "_slots")
+
+    def __init__(self, names, functions):
+        self.names = tuple(names)
+        self.functions = tuple(f for f in functions if f is not None)
+        self._slots = None
+
+    def _lookup(self):
+        if self._slots is None:
+            slots = []
+            for name in self.names:
+                slot = None
+                for fn in self.functions:
+                    code = fn.__code__
+                    if name in code.co_freevars:
+                        slot = fn.__closure__[code.co_freevars.index(name)]
+                        break
+                if slot is None:
+                    slot = self.functions[0].__globals__ if self.functions else {}
+                slots.append(slot)
+            self._slots = slots
+        return self._slots
+
+    def get(self) -> tuple:
+        values = []
+        for name, slot in zip(self.names, self._lookup()):
+            if isinstance(slot, dict):
+                values.append(slot.get(name, UNDEFINED))
+            else:
+                try:
+                    values.append(slot.cell_contents)
+                except ValueError:
+                    values.append(UNDEFINED)
+        return tuple(values)
+
+    def set(self, values) -> None:
+        values = tuple(values)
+        if len(values) != len(self.names):
+            raise ValueError(f"expected {len(self.names)} values for {self.names}, got {len(values)}")
+        for name, slot, value in zip(self.names, self._lookup(), values):
+            if isinstance(slot, dict):
+                if value is UNDEFINED:
+                    slot.pop(name, None)
+                else:
+                    slot[name] = value
+            elif value is UNDEFINED:
+                try:
+                    del slot.cell_contents
+                except ValueError:
+                    pass
+            else:
+                slot.cell_contents = value
+
+    @property
+    def location(self) -> tuple[str, int]:
+        """(filename, line) of the user's statement this construct came from."""
+        for fn in self.functions:
+            code = getattr(fn, "__code__", None)
+            if code is not None:
+                return code.co_filename, code.co_firstlineno
+        return "<unknown>", 0
+
+    def __repr__(self) -> str:
+        return f"State({self.names!r})"

@@ -1,0 +1,393 @@
+"""Static analysis shared by the converters, computed once per function.
+
+For every statement of a function's own scope: the names it reads (anywhere
+below it, nested scopes included: a conservative over-approximation), the
+names it binds in the function's scope, and, for simple statements, the names
+it certainly binds (kills, for liveness). Plus function-level facts: global
+and nonlocal declarations, which loops break or continue, whether returns sit
+inside control flow, and what makes a function unconvertible.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+_LOCALS_READERS = frozenset({"locals", "vars", "exec", "eval"})
+
+
+@dataclass
+class Facts:
+    reads: set
+    writes: set
+    kills: set
+
+
+@dataclass
+class FunctionInfo:
+    facts: dict = field(default_factory=dict)  # node -> Facts
+    globals: set = field(default_factory=set)
+    nonlocals: set = field(default_factory=set)
+    loop_jumps: dict = field(default_factory=dict)  # loop node -> {"break", "continue"}
+    nested_return: bool = False
+    any_return: bool = False
+    has_control_flow: bool = False
+    has_calls: bool = False
+    uses_super: bool = False
+    unsupported: str | None = None
+    body_reads: set = field(default_factory=set)
+    body_writes: set = field(default_factory=set)
+
+    def reads(self, node) -> set:
+        f = self.facts.get(node)
+        return f.reads if f is not None else set()
+
+    def writes(self, node) -> set:
+        f = self.facts.get(node)
+        return f.writes if f is not None else set()
+
+
+class _Analyzer(cst.CSTVisitor):
+    def __init__(self, info: FunctionInfo):
+        self.info = info
+        self.frames: list[Facts] = []
+        self.scope_depth = 0  # > 0 inside nested functions, lambdas, classes
+        self.comp_depth = 0  # comprehension scopes (walrus binds outside them)
+        self.loops: list = []
+        self.control_depth = 0
+        self.finally_loops: list[int] = []  # loop depth at each enclosing finally
+
+    # -- frames -----------------------------------------------------------
+    def _push(self):
+        self.frames.append(Facts(set(), set(), set()))
+
+    def _pop(self, node):
+        f = self.frames.pop()
+        self.info.facts[node] = f
+        if self.frames:
+            parent = self.frames[-1]
+            parent.reads |= f.reads
+            parent.writes |= f.writes
+
+    def _read(self, n: str):
+        if self.frames:
+            self.frames[-1].reads.add(n)
+
+    def _write(self, n: str, kill: bool = False):
+        if self.scope_depth == 0 and self.frames:
+            self.frames[-1].writes.add(n)
+            if kill:
+                self.frames[-1].kills.add(n)
+
+    def _bind(self, target, kill: bool = True):
+        """Record the names a target expression binds; visit what it reads."""
+        if isinstance(target, cst.Name):
+            self._write(target.value, kill)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self._bind(el.value, kill)
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value, kill)
+        elif target is not None:
+            target.visit(self)
+
+    # -- statements -------------------------------------------------------
+    def on_visit(self, node):
+        if self.scope_depth == 0 and isinstance(
+            node, (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine)
+        ):
+            self._push()
+        return super().on_visit(node)
+
+    def on_leave(self, original_node):
+        super().on_leave(original_node)
+        if self.scope_depth == 0 and isinstance(
+            original_node, (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine)
+        ):
+            self._pop(original_node)
+
+    def visit_If(self, node):
+        self.info.has_control_flow = True
+        node.test.visit(self)
+        self.control_depth += 1
+        node.body.visit(self)
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        self.control_depth -= 1
+        return False
+
+    def visit_While(self, node):
+        self.info.has_control_flow = True
+        node.test.visit(self)
+        self._loop_body(node)
+        return False
+
+    def visit_For(self, node):
+        self.info.has_control_flow = True
+        if node.asynchronous is not None and self.scope_depth == 0:
+            self._unsupported("async for")
+        node.iter.visit(self)
+        self._bind(node.target)
+        self._loop_body(node)
+        return False
+
+    def _loop_body(self, node):
+        self.info.loop_jumps[node] = set()
+        self.loops.append(node)
+        self.control_depth += 1
+        node.body.visit(self)
+        self.loops.pop()
+        if node.orelse is not None:
+            node.orelse.visit(self)
+        self.control_depth -= 1
+
+    def visit_Break(self, node):
+        self._jump("break")
+
+    def visit_Continue(self, node):
+        self._jump("continue")
+
+    def _jump(self, kind):
+        if self.scope_depth:
+            return
+        if self.finally_loops and self.finally_loops[-1] == len(self.loops):
+            self._unsupported(f"{kind} inside finally")
+        if self.loops:
+            self.info.loop_jumps[self.loops[-1]].add(kind)
+
+    def visit_Return(self, node):
+        if self.scope_depth:
+            return True
+        self.info.any_return = True
+        if self.control_depth:
+            self.info.nested_return = True
+        if self.finally_loops:
+            self._unsupported("return inside finally")
+        return True
+
+    def visit_Finally(self, node):
+        if self.scope_depth == 0:
+            self.finally_loops.append(len(self.loops))
+            node.body.visit(self)
+            self.finally_loops.pop()
+            return False
+        return True
+
+    def visit_Global(self, node):
+        if self.scope_depth == 0:
+            self.info.globals.update(n.name.value for n in node.names)
+        return False
+
+    def visit_Nonlocal(self, node):
+        if self.scope_depth == 0:
+            self.info.nonlocals.update(n.name.value for n in node.names)
+        return False
+
+    def visit_Assign(self, node):
+        for t in node.targets:
+            self._bind(t.target)
+        node.value.visit(self)
+        return False
+
+    def visit_AugAssign(self, node):
+        if isinstance(node.target, cst.Name):
+            self._read(node.target.value)
+        self._bind(node.target)
+        node.value.visit(self)
+        return False
+
+    def visit_AnnAssign(self, node):
+        node.annotation.visit(self)
+        if node.value is not None:
+            self._bind(node.target)
+            node.value.visit(self)
+        else:
+            self._bind(node.target, kill=False)
+        return False
+
+    def visit_Del(self, node):
+        self._bind(node.target, kill=False)
+        return False
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            if alias.asname is not None:
+                self._write(alias.asname.name.value, True)
+            else:
+                top = alias.name
+                while isinstance(top, cst.Attribute):
+                    top = top.value
+                self._write(top.value, True)
+        return False
+
+    def visit_ImportFrom(self, node):
+        if isinstance(node.names, cst.ImportStar):
+            self._unsupported("import *")
+            return False
+        for alias in node.names:
+            target = alias.asname.name if alias.asname is not None else alias.name
+            self._write(target.value, True)
+        return False
+
+    def visit_WithItem(self, node):
+        node.item.visit(self)
+        if node.asname is not None:
+            self._bind(node.asname.name)
+        return False
+
+    def visit_ExceptHandler(self, node):
+        if node.type is not None:
+            node.type.visit(self)
+        if node.name is not None:
+            self._bind(node.name.name, kill=False)
+        node.body.visit(self)
+        return False
+
+    def visit_ExceptStarHandler(self, node):
+        return self.visit_ExceptHandler(node)
+
+    def visit_NamedExpr(self, node):
+        if self.scope_depth == 0 or self.scope_depth == self.comp_depth:
+            saved = self.scope_depth
+            self.scope_depth = 0
+            self._bind(node.target, kill=False)
+            self.scope_depth = saved
+        node.value.visit(self)
+        return False
+
+    # -- nested scopes ----------------------------------------------------
+    def visit_FunctionDef(self, node):
+        for d in node.decorators:
+            d.visit(self)
+        node.params.visit(self)
+        if node.returns is not None:
+            node.returns.visit(self)
+        self._write(node.name.value, True)
+        self.scope_depth += 1
+        node.body.visit(self)
+        self.scope_depth -= 1
+        return False
+
+    def visit_Param(self, node):
+        if node.default is not None:
+            node.default.visit(self)
+        if node.annotation is not None:
+            node.annotation.visit(self)
+        return False
+
+    def visit_Lambda(self, node):
+        node.params.visit(self)
+        self.scope_depth += 1
+        node.body.visit(self)
+        self.scope_depth -= 1
+        return False
+
+    def visit_ClassDef(self, node):
+        for d in node.decorators:
+            d.visit(self)
+        for a in node.bases:
+            a.visit(self)
+        for a in node.keywords:
+            a.visit(self)
+        self._write(node.name.value, True)
+        self.scope_depth += 1
+        node.body.visit(self)
+        self.scope_depth -= 1
+        return False
+
+    def _comprehension(self, node):
+        self.scope_depth += 1
+        self.comp_depth += 1
+        for child in node.children:
+            child.visit(self)
+        self.comp_depth -= 1
+        self.scope_depth -= 1
+        return False
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+    def visit_CompFor(self, node):
+        if node.asynchronous is not None and self.scope_depth == self.comp_depth:
+            pass
+        node.iter.visit(self)
+        self._bind(node.target)
+        for c in node.ifs:
+            c.visit(self)
+        if node.inner_for_in is not None:
+            node.inner_for_in.visit(self)
+        return False
+
+    # -- expressions ------------------------------------------------------
+    def visit_Name(self, node):
+        self._read(node.value)
+        return False
+
+    def visit_Attribute(self, node):
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node):
+        node.value.visit(self)
+        return False
+
+    def visit_Call(self, node):
+        if self.scope_depth == 0:
+            self.info.has_calls = True
+            func = node.func
+            if isinstance(func, cst.Name):
+                if func.value in _LOCALS_READERS:
+                    self._unsupported(f"calls {func.value}()")
+                elif func.value == "super" and not node.args:
+                    self.info.uses_super = True
+        return True
+
+    def visit_Yield(self, node):
+        if self.scope_depth == 0:
+            self._unsupported("generator function")
+        return True
+
+    def visit_Await(self, node):
+        if self.scope_depth == 0:
+            self._unsupported("uses await")
+        return True
+
+    def visit_MatchAs(self, node):
+        if node.name is not None:
+            self._write(node.name.value, True)
+        if node.pattern is not None:
+            node.pattern.visit(self)
+        return False
+
+    def visit_MatchStar(self, node):
+        if node.name is not None:
+            self._write(node.name.value, True)
+        return False
+
+    def visit_MatchMapping(self, node):
+        for el in node.elements:
+            el.visit(self)
+        if node.rest is not None:
+            self._write(node.rest.value, True)
+        return False
+
+    def visit_MatchKeywordElement(self, node):
+        node.pattern.visit(self)
+        return False
+
+    def _unsupported(self, reason):
+        if self.info.unsupported is None:
+            self.info.unsupported = reason
+
+
+def analyze_function(fn: cst.FunctionDef) -> FunctionInfo:
+    info = FunctionInfo()
+    if fn.asynchronous is not None:
+        info.unsupported = "async function"
+        return info
+    analyzer = _Analyzer(info)
+    analyzer._push()
+    fn.body.visit(analyzer)
+    top = analyzer.frames.pop()
+    info.body_reads = top.reads
+    info.body_writes = top.writes
+    return info

@@ -1,0 +1,250 @@
+"""if / while / for -> helper functions and ``ag__`` calls.
+
+Works backwards over each block so that liveness is known at every
+statement: the names a staged construct carries are those it binds that are
+live afterwards (loops: or read again by the loop before being written).
+Helpers declare ``nonlocal`` (or ``global``) for every name they bind that a
+scope above owns. Statements of other kinds (try, with, match) stay as they
+are, with their blocks converted in place; simple statements go through the
+expression converters and the statement converters (lists, asserts).
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from converters import _nodes as n
+from converters import asserts, lists
+from converters.jumps import block_statements
+
+
+class Block:
+    """Result of converting a block of statements."""
+
+    __slots__ = ("stmts", "live_in", "bound")
+
+    def __init__(self, stmts, live_in, bound):
+        self.stmts = stmts
+        self.live_in = live_in
+        self.bound = bound  # names bound here that a scope above owns
+
+
+class ControlFlowConverter:
+    def __init__(self, ctx):
+        self.ctx = ctx  # converters.functions.FunctionContext
+
+    # -- blocks -------------------------------------------------------------
+    def block(self, stmts, live_out, in_helper: bool) -> Block:
+        ctx = self.ctx
+        live = set(live_out)
+        bound: set = set()
+        owned: set = set()
+        out_rev = []
+        for stmt in reversed(stmts):
+            new, live, b = self.statement(stmt, live, in_helper)
+            bound |= b
+            if stmt in ctx.flag_inits:
+                owned |= ctx.info.writes(stmt)
+            line = ctx.line_of(stmt)
+            for s in reversed(new):
+                out_rev.append(n.anchored(s, line))
+        out_rev.reverse()
+        return Block(out_rev, live, bound - owned)
+
+    def statement(self, stmt, live_after, in_helper):
+        """Return (new statements, live before, names bound)."""
+        ctx = self.ctx
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return self._simple(stmt, live_after, in_helper)
+        if isinstance(stmt, cst.If):
+            return self._if(stmt, live_after)
+        if isinstance(stmt, cst.While):
+            return self._while(stmt, live_after)
+        if isinstance(stmt, cst.For):
+            return self._for(stmt, live_after)
+        if isinstance(stmt, cst.FunctionDef):
+            new = ctx.convert_nested(stmt)
+            live = (live_after - {stmt.name.value}) | ctx.info.reads(stmt)
+            return [new], live, {stmt.name.value}
+        if isinstance(stmt, cst.ClassDef):
+            live = (live_after - {stmt.name.value}) | ctx.info.reads(stmt)
+            return [stmt], live, {stmt.name.value}
+        return self._in_place(stmt, live_after, in_helper)
+
+    def _expr(self, node):
+        return node.visit(self.ctx.expressions)
+
+    def _simple(self, stmt, live_after, in_helper):
+        ctx = self.ctx
+        facts = ctx.info.facts.get(stmt)
+        reads = facts.reads if facts else set()
+        writes = facts.writes if facts else set()
+        kills = set()
+        for small in stmt.body:
+            f = ctx.info.facts.get(small)
+            if f is not None:
+                kills |= f.kills
+        live = (live_after - kills) | reads
+        smalls = []
+        compound = []
+        for small in stmt.body:
+            if in_helper and isinstance(small, cst.AnnAssign):
+                # An annotated name cannot be declared nonlocal: keep the assignment only.
+                if small.value is None:
+                    continue
+                small = cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)
+            replaced = asserts.convert(small) or lists.convert(small, ctx.is_local)
+            if isinstance(replaced, cst.Assign):
+                rebound = replaced.targets[0].target
+                names = [e.value.value for e in rebound.elements] if isinstance(rebound, cst.Tuple) else [rebound.value]
+                writes = writes | set(names)
+            if isinstance(replaced, cst.BaseCompoundStatement):
+                compound.append((len(smalls), replaced.visit(ctx.expressions)))
+                continue
+            if replaced is not None:
+                small = replaced
+            smalls.append(small.visit(ctx.expressions).with_changes(semicolon=cst.MaybeSentinel.DEFAULT))
+        if not compound:
+            if not smalls:
+                return [n.line(cst.Pass())], live, writes
+            return [stmt.with_changes(body=smalls)], live, writes
+        # Split the line around the statements that became compound.
+        out = []
+        start = 0
+        for pos, node in compound:
+            if pos > start:
+                out.append(n.line(*smalls[start:pos]))
+            out.append(node)
+            start = pos
+        if start < len(smalls):
+            out.append(n.line(*smalls[start:]))
+        if out and stmt.leading_lines:
+            out[0] = out[0].with_changes(leading_lines=stmt.leading_lines)
+        return out, live, writes
+
+    def _helper(self, kind, line, params, body_block: Block, extra=()):
+        """A helper def with its nonlocal/global declarations."""
+        ctx = self.ctx
+        fn_name = ctx.fresh(f"{kind}_{line}")
+        declared = sorted(body_block.bound - set(params))
+        glob = [x for x in declared if x in ctx.info.globals]
+        nonl = [x for x in declared if x not in ctx.info.globals]
+        body = list(extra)
+        if glob:
+            body.append(n.anchored(n.decl("global", glob), line))
+        if nonl:
+            ctx.nonlocal_names.update(nonl)
+            body.append(n.anchored(n.decl("nonlocal", nonl), line))
+        body.extend(body_block.stmts)
+        return fn_name, n.function_def(fn_name, params, body)
+
+    def _if(self, stmt, live_after):
+        ctx = self.ctx
+        line = ctx.line_of(stmt)
+        test = self._expr(stmt.test)
+        body = self.block(block_statements(stmt.body), live_after, True)
+        orelse = stmt.orelse
+        if isinstance(orelse, cst.If):
+            else_block = self.block([orelse], live_after, True)
+        elif orelse is not None:
+            else_block = self.block(block_statements(orelse.body), live_after, True)
+        else:
+            else_block = None
+        bound = body.bound | (else_block.bound if else_block else set())
+        state = sorted(bound & live_after)
+        body_name, body_def = self._helper("if_body", line, (), body)
+        defs = [body_def]
+        else_ref = n.none()
+        if else_block is not None:
+            else_name, else_def = self._helper("else_body", line, (), else_block)
+            defs.append(else_def)
+            else_ref = n.name(else_name)
+        call = n.expr_stmt(n.ag_call("if_stmt", test, n.name(body_name), else_ref, n.string_tuple(state)))
+        live = ctx.info.reads(stmt.test) | body.live_in | (else_block.live_in if else_block else live_after)
+        return [*defs, call], live, bound
+
+    def _loop_flags_test(self, stmt):
+        flags = self.ctx.loop_flags.get(stmt)
+        return n.none_of(flags) if flags else None
+
+    def _while(self, stmt, live_after):
+        ctx = self.ctx
+        line = ctx.line_of(stmt)
+        loop_reads = ctx.info.reads(stmt)
+        body = self.block(block_statements(stmt.body), live_after | loop_reads, True)
+        test = stmt.test
+        flags = self._loop_flags_test(stmt)
+        if flags is not None:
+            test = cst.BooleanOperation(left=flags, operator=cst.And(), right=n.parenthesize(test))
+        test = self._expr(test)
+        test_binds = sorted(ctx.walrus_targets(stmt.test))
+        test_block = Block([n.line(cst.Return(value=test))], set(), set(test_binds))
+        test_name, test_def = self._helper("loop_test", line, (), test_block)
+        test_reads = ctx.info.reads(stmt.test) | set(ctx.loop_flags.get(stmt, ()))
+        bound = body.bound | set(test_binds)
+        state = sorted(bound & (live_after | body.live_in | test_reads))
+        body_name, body_def = self._helper("loop_body", line, (), body)
+        call = n.expr_stmt(n.ag_call("while_stmt", n.name(test_name), n.name(body_name), n.string_tuple(state)))
+        live = test_reads | body.live_in | live_after
+        return [test_def, body_def, call], live, bound
+
+    def _for(self, stmt, live_after):
+        ctx = self.ctx
+        line = ctx.line_of(stmt)
+        item = ctx.fresh("item")
+        target_assign = n.assign(stmt.target, n.name(item))
+        ctx.register(target_assign, stmt, reads=(), writes=ctx.target_names(stmt.target))
+        loop_reads = ctx.info.reads(stmt)
+        body = self.block([target_assign, *block_statements(stmt.body)], live_after | loop_reads, True)
+        defs = []
+        extra_ref = n.none()
+        flags = self._loop_flags_test(stmt)
+        if flags is not None:
+            extra_block = Block([n.line(cst.Return(value=self._expr(flags)))], set(), set())
+            extra_name, extra_def = self._helper("extra_test", line, (), extra_block)
+            defs.append(extra_def)
+            extra_ref = n.name(extra_name)
+        iterable = self._expr(stmt.iter)
+        state = sorted(body.bound & (live_after | body.live_in | set(ctx.loop_flags.get(stmt, ()))))
+        body_name, body_def = self._helper("loop_body", line, (item,), body)
+        defs.append(body_def)
+        call = n.expr_stmt(n.ag_call("for_stmt", iterable, extra_ref, n.name(body_name), n.string_tuple(state)))
+        live = ctx.info.reads(stmt.iter) | body.live_in | live_after | set(ctx.loop_flags.get(stmt, ()))
+        return [*defs, call], live, body.bound
+
+    def _in_place(self, stmt, live_after, in_helper):
+        """try / with / match: stay statements; their blocks are converted."""
+        ctx = self.ctx
+        bound: set = set()
+        conservative = live_after | ctx.info.reads(stmt)
+
+        def sub(block):
+            if block is None:
+                return None
+            b = self.block(block_statements(block), conservative, in_helper)
+            bound.update(b.bound)
+            return cst.IndentedBlock(body=b.stmts, header=getattr(block, "header", cst.TrailingWhitespace()))
+
+        if isinstance(stmt, cst.With):
+            for i in stmt.items:
+                if i.asname is not None:
+                    bound.update(ctx.target_names(i.asname.name))
+            items = [i.with_changes(item=self._expr(i.item)) for i in stmt.items]
+            new = stmt.with_changes(items=items, body=sub(stmt.body))
+        elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+            for h in stmt.handlers:
+                if h.name is not None:
+                    bound.update(ctx.target_names(h.name.name))
+            handlers = [h.with_changes(body=sub(h.body)) for h in stmt.handlers]
+            new = stmt.with_changes(
+                body=sub(stmt.body),
+                handlers=handlers,
+                orelse=stmt.orelse.with_changes(body=sub(stmt.orelse.body)) if stmt.orelse else None,
+                finalbody=stmt.finalbody.with_changes(body=sub(stmt.finalbody.body)) if stmt.finalbody else None,
+            )
+        elif type(stmt).__name__ == "Match":
+            cases = [c.with_changes(body=sub(c.body)) for c in stmt.cases]
+            new = stmt.with_changes(subject=self._expr(stmt.subject), cases=cases)
+            bound.update(ctx.pattern_names(stmt))
+        else:
+            return [stmt], conservative, ctx.info.writes(stmt)
+        return [new], conservative, bound

@@ -1,0 +1,142 @@
+"""Expression converters, applied in one walk per statement.
+
+- logical: ``a and b`` -> ``ag__.and_(a, lambda: b)`` (chains flattened),
+  ``or`` likewise, ``not a`` -> ``ag__.not_(a)``;
+- conditional expressions: ``x if c else y`` -> ``ag__.if_exp(c, lambda: x, lambda: y)``;
+- calls: ``f(...)`` -> ``ag__.converted(f)(...)``; zero-argument ``super()``
+  -> ``super(__class__, <first parameter>)`` (it would not work inside the
+  helper functions the control-flow converter creates).
+
+An operand that would move into a lambda is left in Python form when it
+contains ``:=``, ``yield`` or ``await`` (a lambda would change their meaning).
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from converters import _nodes as n
+
+# Builtins whose staged meaning is their Python meaning: calls to them stay as written.
+_PLAIN_CALLS = frozenset(
+    {
+        "print", "isinstance", "issubclass", "hasattr", "getattr", "setattr", "delattr",
+        "type", "id", "repr", "callable", "globals", "hash", "format", "iter", "next",
+        "object", "ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError",
+        "AssertionError", "StopIteration", "NotImplementedError", "AttributeError",
+        "Exception", "ZeroDivisionError",
+    }
+)
+
+
+class _Finder(cst.CSTVisitor):
+    def __init__(self):
+        self.found = False
+
+    def visit_NamedExpr(self, node):
+        self.found = True
+        return False
+
+    def visit_Yield(self, node):
+        self.found = True
+        return False
+
+    def visit_Await(self, node):
+        self.found = True
+        return False
+
+
+def _cannot_defer(node) -> bool:
+    finder = _Finder()
+    node.visit(finder)
+    return finder.found
+
+
+class ExpressionConverter(cst.CSTTransformer):
+    """Rewrites one expression or simple statement."""
+
+    def __init__(self, first_param: str | None, local_names=frozenset()):
+        super().__init__()
+        self.first_param = first_param
+        self.local_names = local_names  # names the user binds: never treated as builtins
+
+    # Nested user functions and classes are converted as functions, not here.
+    def visit_FunctionDef(self, node):
+        return False
+
+    def visit_ClassDef(self, node):
+        return False
+
+    # -- logical ------------------------------------------------------------
+    def leave_BooleanOperation(self, original, updated):
+        op = type(updated.operator)
+        operands = []
+
+        def flatten(e):
+            if isinstance(e, cst.BooleanOperation) and type(e.operator) is op and not e.lpar:
+                flatten(e.left)
+                flatten(e.right)
+            else:
+                operands.append(e)
+
+        flatten(updated)
+        if any(_cannot_defer(o) for o in operands[1:]):
+            return updated
+        name = "and_" if op is cst.And else "or_"
+        args = [operands[0]] + [n.lam(_strip_parens(o)) for o in operands[1:]]
+        return _keep_parens(updated, n.ag_call(name, *args))
+
+    def leave_UnaryOperation(self, original, updated):
+        if isinstance(updated.operator, cst.Not):
+            return _keep_parens(updated, n.ag_call("not_", _strip_parens(updated.expression)))
+        return updated
+
+    # -- conditional expressions -------------------------------------------
+    def leave_IfExp(self, original, updated):
+        if _cannot_defer(updated.body) or _cannot_defer(updated.orelse):
+            return updated
+        return _keep_parens(
+            updated,
+            n.ag_call(
+                "if_exp",
+                _strip_parens(updated.test),
+                n.lam(_strip_parens(updated.body)),
+                n.lam(_strip_parens(updated.orelse)),
+            ),
+        )
+
+    # -- calls --------------------------------------------------------------
+    def leave_Call(self, original, updated):
+        func = updated.func
+        if isinstance(func, cst.Name):
+            if func.value == "super" and not updated.args:
+                if self.first_param is None:
+                    return updated
+                return updated.with_changes(
+                    args=[
+                        cst.Arg(cst.Name("__class__"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                        cst.Arg(cst.Name(self.first_param)),
+                    ]
+                )
+            if func.value in _PLAIN_CALLS and func.value not in self.local_names:
+                return updated
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == n.AG:
+            return updated
+        return updated.with_changes(func=n.ag_call("converted", func))
+
+
+_STRIPPABLE = (
+    cst.Comparison, cst.BinaryOperation, cst.UnaryOperation, cst.BooleanOperation, cst.Call,
+    cst.Attribute, cst.Name, cst.Subscript, cst.Integer, cst.Float, cst.SimpleString,
+)
+
+
+def _strip_parens(e):
+    if isinstance(e, _STRIPPABLE) and e.lpar and len(e.lpar) == 1:
+        return e.with_changes(lpar=[], rpar=[])
+    return e
+
+
+def _keep_parens(old, new):
+    if old.lpar:
+        return new.with_changes(lpar=old.lpar, rpar=old.rpar)
+    return new

@@ -1,0 +1,231 @@
+"""One function: analysis, jump lowering, control flow, and the dual form.
+
+The converted function keeps the user's body verbatim behind a functional
+form that runs only when ``ag__.fast`` is false (under a trace)::
+
+    def f(x):
+        \"\"\"doc\"\"\"
+        if not ag__.fast:
+            <functional form>
+        <original body>
+
+With ``fast_path=False`` (what ``to-code`` shows, and nested functions) the
+body is the functional form alone.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from converters import _nodes as n
+from converters._result import FunctionReport
+from converters.analysis import Facts, analyze_function
+from converters.control_flow import ControlFlowConverter
+from converters.expressions import ExpressionConverter
+from converters.jumps import JumpLowering, block_statements
+
+
+class ModuleState:
+    """What the functions of one module share."""
+
+    def __init__(self, source: str, lines: dict, cols: dict):
+        self.source = source
+        self.lines = lines
+        self.cols = cols
+        self.report: list[FunctionReport] = []
+
+
+class FunctionContext:
+    def __init__(self, module: ModuleState, fn: cst.FunctionDef, info, qualname: str):
+        self.module = module
+        self.fn = fn
+        self.info = info
+        self.qualname = qualname
+        self.lines = module.lines
+        self.default_line = module.lines.get(fn, 1)
+        self.used: set[str] = set()
+        self.flag_inits: set = set()
+        self.loop_flags: dict = {}
+        self.do_return = None
+        self.retval = None
+        self.nonlocal_names: set[str] = set()
+        params = fn.params
+        self.params = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                self.params.append(star.name.value)
+        positional = [*params.posonly_params, *params.params]
+        first = positional[0].name.value if positional else None
+        if first is None and isinstance(params.star_arg, cst.Param):
+            first = None
+        self.first_param = first
+        self.locals = (set(self.params) | info.body_writes) - info.globals - info.nonlocals
+        self.expressions = ExpressionConverter(first, frozenset(self.locals))
+
+    # -- names ----------------------------------------------------------------
+    def fresh(self, base: str) -> str:
+        candidate = base
+        while candidate in self.used or candidate in self.module.source:
+            candidate += "_"
+        self.used.add(candidate)
+        return candidate
+
+    def is_local(self, name: str) -> bool:
+        return name in self.locals
+
+    # -- lines and facts ------------------------------------------------------
+    def line_of(self, node) -> int:
+        return self.lines.get(node, self.default_line)
+
+    def register(self, node, origin, reads=(), writes=()):
+        self.lines[node] = self.line_of(origin)
+        self.info.facts[node] = Facts(set(reads), set(writes), set(writes))
+        if isinstance(node, cst.SimpleStatementLine):
+            for small in node.body:
+                self.info.facts[small] = Facts(set(reads), set(writes), set(writes))
+
+    def target_names(self, target) -> set:
+        out = set()
+        if isinstance(target, cst.Name):
+            out.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                out |= self.target_names(el.value)
+        elif isinstance(target, cst.StarredElement):
+            out |= self.target_names(target.value)
+        return out
+
+    def walrus_targets(self, expr) -> set:
+        found = set()
+
+        class _W(cst.CSTVisitor):
+            def visit_NamedExpr(self, node):
+                if isinstance(node.target, cst.Name):
+                    found.add(node.target.value)
+
+            def visit_Lambda(self, node):
+                return False
+
+        expr.visit(_W())
+        return found
+
+    def pattern_names(self, match_stmt) -> set:
+        inner = set()
+        for case in match_stmt.cases:
+            for s in block_statements(case.body):
+                inner |= self.info.writes(s)
+        return self.info.writes(match_stmt) - inner
+
+    # -- nested functions -----------------------------------------------------
+    def convert_nested(self, fn: cst.FunctionDef) -> cst.FunctionDef:
+        qual = f"{self.qualname}.<locals>.{fn.name.value}"
+        return convert_function(self.module, fn, qual, fast_path=False)
+
+
+def _is_docstring(stmt) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _report(module: ModuleState, fn, qualname, converted, reason=None):
+    module.report.append(
+        FunctionReport(qualname, module.lines.get(fn, 0), module.cols.get(fn, 1), converted, reason)
+    )
+
+
+def convert_function(module: ModuleState, fn: cst.FunctionDef, qualname: str, fast_path: bool) -> cst.FunctionDef:
+    """Convert one function; record the outcome in the module's report."""
+    info = analyze_function(fn)
+    if info.unsupported:
+        _report(module, fn, qualname, False, info.unsupported)
+        return fn
+    if _already_converted(fn) or n.AG in info.body_reads:
+        _report(module, fn, qualname, True, "already converted")
+        return fn
+    if not (info.has_control_flow or info.has_calls or _has_nested_def(fn) or _has_assert(info)):
+        _report(module, fn, qualname, True, "nothing to convert")
+        return fn
+    ctx = FunctionContext(module, fn, info, qualname)
+    if info.uses_super and ctx.first_param is None:
+        _report(module, fn, qualname, False, "super() without a first parameter")
+        return fn
+
+    stmts = block_statements(fn.body)
+    doc = []
+    if stmts and _is_docstring(stmts[0]):
+        doc, stmts = [stmts[0]], stmts[1:]
+    if not stmts:
+        _report(module, fn, qualname, True, "nothing to convert")
+        return fn
+
+    work = stmts
+    prefix = []
+    suffix = []
+    if info.nested_return:
+        ctx.do_return = ctx.fresh("do_return")
+        ctx.retval = ctx.fresh("retval_")
+        for flag, value in ((ctx.do_return, n.false()), (ctx.retval, n.none())):
+            init = n.assign(flag, value)
+            ctx.register(init, stmts[0], writes=(flag,))
+            ctx.flag_inits.add(init)
+            prefix.append(init)
+    if info.nested_return or any(info.loop_jumps.values()):
+        work, _ = JumpLowering(ctx).block(stmts, None)
+    converter = ControlFlowConverter(ctx)
+    block = converter.block([*prefix, *work], {ctx.retval} if ctx.retval else set(), False)
+    functional = list(block.stmts)
+    if ctx.retval is not None:
+        ret = n.line(cst.Return(value=n.name(ctx.retval)))
+        functional.append(n.anchored(ret, ctx.line_of(stmts[-1])))
+
+    first_line = ctx.line_of(stmts[0])
+    if fast_path:
+        guard = n.if_(n.not_(n.ag("fast")), functional)
+        body = [*doc, n.anchored(guard, first_line), n.anchored(stmts[0], first_line), *stmts[1:]]
+    else:
+        declare = sorted(
+            (ctx.nonlocal_names & info.body_writes) - set(ctx.params) - info.nonlocals - info.globals
+            - _direct_kills(ctx, stmts)
+        )
+        decls = [n.anchored(n.line(cst.AnnAssign(target=n.name(x), annotation=cst.Annotation(n.name("object")))), first_line) for x in declare]
+        body = [*doc, *decls, *functional]
+    header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()
+    _report(module, fn, qualname, True)
+    return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
+
+
+def _direct_kills(ctx, stmts) -> set:
+    out = set()
+    for s in stmts:
+        if isinstance(s, cst.SimpleStatementLine):
+            for small in s.body:
+                f = ctx.info.facts.get(small)
+                if f is not None:
+                    out |= f.kills
+    return out
+
+
+def _already_converted(fn) -> bool:
+    stmts = block_statements(fn.body)
+    for s in stmts[:2]:
+        if isinstance(s, cst.If):
+            t = s.test
+            if (
+                isinstance(t, cst.UnaryOperation)
+                and isinstance(t.expression, cst.Attribute)
+                and isinstance(t.expression.value, cst.Name)
+                and t.expression.value.value == n.AG
+            ):
+                return True
+    return False
+
+
+def _has_nested_def(fn) -> bool:
+    return any(isinstance(s, cst.FunctionDef) for s in block_statements(fn.body))
+
+
+def _has_assert(info) -> bool:
+    return any(isinstance(node, cst.Assert) for node in info.facts)

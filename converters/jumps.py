@@ -1,0 +1,227 @@
+"""break, continue and return, lowered to flags.
+
+``break`` sets ``break_N``, ``continue`` sets ``continue_N``, ``return v``
+sets ``retval_ = v`` and ``do_return``; whatever follows a statement that may
+set a flag runs under ``if not flag:``; loops stop through their test
+(recorded in ``Context.loop_flags`` for the control-flow converter); loop
+``else:`` clauses run under ``if not break_N:``. The result is plain Python
+(ifs and loops), which the control-flow converter then rewrites.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from converters import _nodes as n
+from converters.analysis import Facts
+
+
+class _Loop:
+    __slots__ = ("brk", "cont")
+
+    def __init__(self, brk, cont):
+        self.brk = brk
+        self.cont = cont
+
+
+def block_statements(block) -> list:
+    """The statements of a block; a one-line suite becomes a statement line."""
+    if isinstance(block, cst.SimpleStatementSuite):
+        return [cst.SimpleStatementLine(body=block.body, trailing_whitespace=block.trailing_whitespace)]
+    return list(block.body)
+
+
+class JumpLowering:
+    def __init__(self, ctx):
+        self.ctx = ctx  # converters.functions.FunctionContext
+
+    # Facts and lines for the nodes this pass creates.
+    def _made(self, node, origin, reads=(), writes=(), kills=()):
+        ctx = self.ctx
+        ctx.lines[node] = ctx.line_of(origin)
+        ctx.info.facts[node] = Facts(set(reads), set(writes), set(kills))
+        return node
+
+    def _flag_set(self, flag, origin, value=True):
+        stmt = n.assign(flag, n.true() if value else n.false())
+        self._made(stmt, origin, writes=(flag,), kills=(flag,))
+        self._made(stmt.body[0], origin, writes=(flag,), kills=(flag,))
+        return stmt
+
+    def _guard(self, flags, body, origin):
+        flags = sorted(flags)
+        node = n.if_(n.none_of(flags), body)
+        reads = set(flags)
+        writes = set()
+        for s in body:
+            reads |= self.ctx.info.reads(s)
+            writes |= self.ctx.info.writes(s)
+        return self._made(node, origin, reads, writes)
+
+    def _rebuilt(self, old, new, extra_flags):
+        """Register a rebuilt compound statement: the old facts plus flags."""
+        if new is old:
+            return new
+        f = self.ctx.info.facts.get(old)
+        reads = set(f.reads) if f else set()
+        writes = set(f.writes) if f else set()
+        reads |= extra_flags
+        writes |= extra_flags
+        self.ctx.lines[new] = self.ctx.line_of(old)
+        self.ctx.info.facts[new] = Facts(reads, writes, set())
+        return new
+
+    # -- blocks -------------------------------------------------------------
+    def block(self, stmts, loop):
+        """Lower a list of statements; return (statements, flags it may set)."""
+        out = []
+        flags = set()
+        for i, stmt in enumerate(stmts):
+            lowered, set_here = self.statement(stmt, loop)
+            out.extend(lowered)
+            flags |= set_here
+            stop = {f for f in set_here if f == self.ctx.do_return or (loop and f in (loop.brk, loop.cont))}
+            if stop and i + 1 < len(stmts):
+                rest, rest_flags = self.block(stmts[i + 1 :], loop)
+                if rest:
+                    out.append(self._guard(stop, rest, stmts[i + 1]))
+                flags |= rest_flags
+                break
+        return out, flags
+
+    def _sub_block(self, block, loop):
+        stmts = block_statements(block)
+        new, flags = self.block(stmts, loop)
+        if not flags and len(new) == len(stmts) and all(a is b for a, b in zip(new, stmts)):
+            return block, flags
+        return cst.IndentedBlock(body=new, header=getattr(block, "header", cst.TrailingWhitespace())), flags
+
+    def statement(self, stmt, loop):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return self._simple(stmt, loop)
+        if isinstance(stmt, cst.If):
+            return self._if(stmt, loop)
+        if isinstance(stmt, (cst.While, cst.For)):
+            return self._loop(stmt, loop)
+        if isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+            return self._try(stmt, loop)
+        if isinstance(stmt, cst.With):
+            body, flags = self._sub_block(stmt.body, loop)
+            return [self._rebuilt(stmt, stmt.with_changes(body=body) if body is not stmt.body else stmt, flags)], flags
+        if type(stmt).__name__ == "Match":
+            flags = set()
+            cases = []
+            for case in stmt.cases:
+                body, f = self._sub_block(case.body, loop)
+                flags |= f
+                cases.append(case.with_changes(body=body) if body is not case.body else case)
+            if not flags:
+                return [stmt], flags
+            return [self._rebuilt(stmt, stmt.with_changes(cases=cases), flags)], flags
+        return [stmt], set()
+
+    def _simple(self, stmt, loop):
+        ctx = self.ctx
+        for i, small in enumerate(stmt.body):
+            if isinstance(small, (cst.Return, cst.Break, cst.Continue)):
+                break
+        else:
+            return [stmt], set()
+        out = []
+        if i:
+            before = stmt.with_changes(body=stmt.body[:i])
+            before = cst.SimpleStatementLine(
+                body=[s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT) for s in stmt.body[:i]],
+                leading_lines=stmt.leading_lines,
+            )
+            f = ctx.info.facts.get(stmt)
+            self._made(before, stmt, f.reads if f else (), f.writes if f else ())
+            out.append(before)
+        small = stmt.body[i]
+        if isinstance(small, cst.Return):
+            value = small.value if small.value is not None else n.none()
+            f = ctx.info.facts.get(small)
+            ret = n.assign(ctx.retval, value)
+            self._made(ret, stmt, f.reads if f else (), (ctx.retval,), (ctx.retval,))
+            out.append(ret)
+            out.append(self._flag_set(ctx.do_return, stmt))
+            return out, {ctx.do_return}
+        if isinstance(small, cst.Break):
+            out.append(self._flag_set(loop.brk, stmt))
+            return out, {loop.brk}
+        out.append(self._flag_set(loop.cont, stmt))
+        return out, {loop.cont}
+
+    def _if(self, stmt, loop):
+        body, flags = self._sub_block(stmt.body, loop)
+        orelse = stmt.orelse
+        if isinstance(orelse, cst.If):
+            new_elif, f2 = self._if(orelse, loop)
+            orelse = new_elif[0]
+            flags |= f2
+        elif orelse is not None:
+            ob, f2 = self._sub_block(orelse.body, loop)
+            flags |= f2
+            if ob is not orelse.body:
+                orelse = orelse.with_changes(body=ob)
+        if body is stmt.body and orelse is stmt.orelse:
+            return [stmt], flags
+        return [self._rebuilt(stmt, stmt.with_changes(body=body, orelse=orelse), flags)], flags
+
+    def _loop(self, stmt, outer):
+        ctx = self.ctx
+        jumps = ctx.info.loop_jumps.get(stmt, ())
+        line = ctx.line_of(stmt)
+        brk = ctx.fresh(f"break_{line}") if "break" in jumps else None
+        cont = ctx.fresh(f"continue_{line}") if "continue" in jumps else None
+        inner = _Loop(brk, cont)
+        stmts = block_statements(stmt.body)
+        body_stmts, body_flags = self.block(stmts, inner)
+        escaping = {f for f in body_flags if f == ctx.do_return}
+        if cont:
+            reset = self._flag_set(cont, stmt, value=False)
+            ctx.flag_inits.add(reset)
+            body_stmts = [reset, *body_stmts]
+        stop = sorted(({brk} if brk else set()) | escaping)
+        out = []
+        if brk:
+            init = self._flag_set(brk, stmt, value=False)
+            ctx.flag_inits.add(init)
+            out.append(init)
+        changed = bool(body_flags) or stmt.orelse is not None
+        new_loop = stmt
+        if changed:
+            new_body = cst.IndentedBlock(body=body_stmts, header=getattr(stmt.body, "header", cst.TrailingWhitespace()))
+            new_loop = self._rebuilt(stmt, stmt.with_changes(body=new_body, orelse=None), body_flags | set(stop))
+        if stop:
+            ctx.loop_flags[new_loop] = stop
+        out.append(new_loop)
+        flags = set(escaping)
+        if stmt.orelse is not None:
+            else_stmts, else_flags = self.block(block_statements(stmt.orelse.body), outer)
+            flags |= else_flags
+            if stop:
+                out.append(self._guard(stop, else_stmts, stmt))
+            else:
+                out.extend(else_stmts)
+        return out, flags
+
+    def _try(self, stmt, loop):
+        body, body_flags = self._sub_block(stmt.body, loop)
+        flags = set(body_flags)
+        handlers = []
+        for h in stmt.handlers:
+            hb, f = self._sub_block(h.body, loop)
+            flags |= f
+            handlers.append(h.with_changes(body=hb) if hb is not h.body else h)
+        orelse = stmt.orelse
+        if orelse is not None:
+            else_stmts, f = self.block(block_statements(orelse.body), loop)
+            flags |= f
+            if body_flags:
+                else_stmts = [self._guard(body_flags, else_stmts, stmt)]
+            if f or body_flags:
+                orelse = orelse.with_changes(body=cst.IndentedBlock(body=else_stmts))
+        if not flags:
+            return [stmt], flags
+        new = stmt.with_changes(body=body, handlers=handlers, orelse=orelse)
+        return [self._rebuilt(stmt, new, flags)], flags

@@ -1,0 +1,53 @@
+"""List accumulation in a form a staged loop can turn into a TensorArray.
+
+- statement ``xs.append(v)`` -> ``xs = ag__.list_append(xs, v)``
+- statement ``v = xs.pop(...)`` -> ``xs, v = ag__.list_pop(xs, ...)``
+
+Only local variables of the function are rewritten (``self.xs.append`` or a
+global list stay as written): the rebinding must not change which object any
+other name sees, and on Python lists ``list_append``/``list_pop`` return the
+same list object.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from converters import _nodes as n
+
+
+def _method_call(expr, method):
+    if (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and isinstance(expr.func.value, cst.Name)
+        and expr.func.attr.value == method
+        and not expr.func.value.lpar
+        and all(a.keyword is None and not a.star for a in expr.args)
+    ):
+        return expr.func.value.value, [a.value for a in expr.args]
+    return None
+
+
+def convert(small, is_local):
+    if isinstance(small, cst.Expr):
+        found = _method_call(small.value, "append")
+        if found and len(found[1]) == 1 and is_local(found[0]):
+            target, args = found
+            return cst.Assign(
+                targets=[cst.AssignTarget(n.name(target))],
+                value=n.ag_call("list_append", n.name(target), args[0]),
+            )
+        return None
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        found = _method_call(small.value, "pop")
+        if found and len(found[1]) <= 1 and is_local(found[0]):
+            target, args = found
+            if target == small.targets[0].target.value:
+                return None
+            return cst.Assign(
+                targets=[
+                    cst.AssignTarget(cst.Tuple([cst.Element(n.name(target)), cst.Element(small.targets[0].target)], lpar=[], rpar=[]))
+                ],
+                value=n.ag_call("list_pop", n.name(target), *args),
+            )
+    return None
