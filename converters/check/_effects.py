@@ -244,7 +244,7 @@ class Effects:
             else:
                 verb = "deleting" if isinstance(stmt, ast.Delete) else "setting"
                 self.report(t, "AG201", (
-                    f"{verb} `{_describe(t)}` mutates `{root}`, which lives outside the staged function, so it "
+                    f"{verb} `{_describe(t)}` mutates `{_describe(t.value)}`, which lives outside the staged function, so it "
                     f"happens only while tracing; return the values, or accumulate them in a `tf.TensorArray`."))
 
     # -- calls -------------------------------------------------------------
@@ -257,7 +257,7 @@ class Effects:
             if (scope.is_outer(root) and not ctx.init and root not in ctx.guards
                     and scope.classify(recv) != TENSOR and self.module.qualify(recv) is None):
                 self.report(call, "AG201", (
-                    f"`{_describe(recv)}.{f.attr}(...)` mutates `{root}`, which lives outside the staged "
+                    f"`{_describe(recv)}.{f.attr}(...)` mutates `{_describe(recv)}`, which lives outside the staged "
                     f"function, so it happens only while tracing; return the values, or accumulate them in a "
                     f"`tf.TensorArray`."))
         if isinstance(f, ast.Name) and not scope._shadowed(f.id):
