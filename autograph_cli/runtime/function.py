@@ -1,0 +1,947 @@
+"""`function`: tracing Python functions into graphs, the trace cache,
+concrete functions and input signatures (tf.function)."""
+from __future__ import annotations
+
+import collections
+import functools
+import inspect
+import time
+import types
+import warnings
+import weakref
+
+import numpy as np
+
+from . import dtypes as dt
+from . import nest
+from .compiler import compile_graph
+from .context import ctx
+from .errors import InvalidArgumentError
+from .graph import Graph
+from .shapes import TensorShape, TensorSpec
+from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from .variables import Variable
+
+__all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning", "run_functions_eagerly"]
+
+_NO_DEFAULT = inspect.Parameter.empty
+
+
+class RetracingWarning(UserWarning):
+    pass
+
+
+def run_functions_eagerly(flag: bool):
+    ctx.run_eagerly = bool(flag)
+
+
+def functions_run_eagerly() -> bool:
+    return ctx.run_eagerly
+
+
+# ------------------------------------------------------------ trace types
+class TraceType:
+    """Base class of user trace types (the __tf_tracing_type__ protocol)."""
+
+    def is_subtype_of(self, other):
+        return self == other
+
+    def most_specific_common_supertype(self, others):
+        return self if all(self == o for o in others) else None
+
+    def placeholder_value(self, placeholder_context=None):
+        raise NotImplementedError
+
+
+class _IdKey:
+    """Identity of an object, valid while it lives (weakref when possible)."""
+
+    __slots__ = ("_ref", "_id", "_strong", "__weakref__")
+
+    def __init__(self, obj, on_dead=None):
+        self._id = id(obj)
+        try:
+            self._ref = weakref.ref(obj, on_dead)
+            self._strong = None
+        except TypeError:
+            self._ref = None
+            self._strong = obj
+
+    def get(self):
+        return self._strong if self._ref is None else self._ref()
+
+    def __hash__(self):
+        return self._id
+
+    def __eq__(self, other):
+        if not isinstance(other, _IdKey) or other._id != self._id:
+            return False
+        a, b = self.get(), other.get()
+        return a is not None and a is b
+
+
+_PRIMS = (int, float, bool, str, bytes, complex, type(None))
+
+
+def _is_tensor_leaf(x):
+    return type(x) is EagerTensor or isinstance(x, (Tensor, np.ndarray, np.generic, TensorSpec))
+
+
+def _tensor_key(x, relax=None):
+    if isinstance(x, TensorSpec):
+        return ("T", x.dtype, x.shape.dims)
+    if isinstance(x, Tensor):
+        return ("T", x.dtype, x.shape.dims)
+    return ("T", dt.from_numpy(np.asarray(x).dtype), np.shape(x))
+
+
+class _KeyMaker:
+    """Builds the cache key of call arguments (seeds' rules)."""
+
+    def __init__(self, function):
+        self.function = function
+
+    def key(self, x):
+        t = type(x)
+        if t is EagerTensor:
+            v = x._value
+            return (x._dtype, v.shape if hasattr(v, "shape") else ())
+        if t in _PRIMS:
+            return (t, x)
+        if isinstance(x, Variable):
+            return ("V", _IdKey(x))
+        if isinstance(x, (Tensor, np.ndarray, np.generic, TensorSpec)):
+            return _tensor_key(x)
+        if isinstance(x, (list, tuple)):
+            return (t.__name__, tuple(self.key(c) for c in x))
+        if isinstance(x, dict):
+            return ("dict", frozenset((k, self.key(v)) for k, v in x.items()))
+        tt = getattr(x, "__tf_tracing_type__", None)
+        if tt is not None:
+            return ("TT", tt(None))
+        return ("O", _IdKey(x, self.function._forget))
+
+
+# ------------------------------------------------------------ signatures
+def _spec_str(t):
+    shape = t.shape
+    s = "<unknown>" if shape.dims is None else str(shape)
+    return f"{t.dtype.name} Tensor, shape={s}"
+
+
+class ConcreteFunction:
+    """One trace: a graph compiled to a Python function over numpy."""
+
+    def __init__(self, name, graph, params, arg_values, placeholders, flat_outputs, structured_outputs, fn, source):
+        self.name = name
+        self.graph = graph
+        self._params = params  # parameter names, canonical order
+        self._arg_values = arg_values  # canonical args as traced (placeholders inside)
+        self._placeholders = placeholders
+        self.outputs = flat_outputs
+        self.structured_outputs = structured_outputs
+        self._fn = fn
+        self.source = source
+        self.inputs = placeholders
+        self._out_dtypes = [o.dtype for o in flat_outputs]
+        self._tensor_positions = None
+        simple = []
+        for i, a in enumerate(arg_values):
+            if isinstance(a, SymbolicTensor):
+                simple.append(i)
+            elif nest.is_nested(a) and any(isinstance(x, SymbolicTensor) for x in nest.flatten(a)):
+                simple = None
+                break
+        self._simple_positions = simple
+        self._single_out = (
+            len(flat_outputs) == 1 and isinstance(structured_outputs, SymbolicTensor)
+        )
+        self._counter = 0
+        self.variables = tuple(graph.variables)
+
+    # calling ----------------------------------------------------------------
+    def _run(self, values):
+        if ctx.tapes:
+            from .gradients import interpret_graph
+
+            return interpret_graph(self, values)
+        try:
+            outs = self._fn(*values)
+        except (IndexError, ZeroDivisionError) as e:
+            raise InvalidArgumentError(None, self.name, f"{e}") from None
+        if self._single_out:
+            return EagerTensor(outs[0], self._out_dtypes[0])
+        s = self.structured_outputs
+        if s is None:
+            return None
+        it = iter([EagerTensor(o, d) for o, d in zip(outs, self._out_dtypes)])
+        flat = [next(it) if isinstance(x, SymbolicTensor) else x for x in nest.flatten(s, expand_composites=False)]
+        return nest.pack_sequence_as(s, flat, expand_composites=False)
+
+    def _call_canonical(self, args):
+        pos = self._simple_positions
+        if pos is not None:
+            values = []
+            for i in pos:
+                a = args[i]
+                if type(a) is EagerTensor:
+                    values.append(a._value)
+                else:
+                    values.append(_as_value(a, self._arg_values[i]))
+            return self._run(values)
+        values = []
+        for traced, actual in zip(self._arg_values, args):
+            for t, a in zip(nest.flatten(traced), nest.flatten(actual)):
+                if isinstance(t, SymbolicTensor):
+                    values.append(a._value if type(a) is EagerTensor else _as_value(a, t))
+        return self._run(values)
+
+    def __call__(self, *args, **kwargs):
+        """Call with the traced function's tensor arguments (positional or by
+        keyword); Python arguments keep the value they had when traced."""
+        n = len(self._params)
+        bound = [_MISSING] * n
+        if len(args) > n:
+            raise TypeError(f"{self.name}() takes {n} positional arguments but {len(args)} were given")
+        for i, a in enumerate(args):
+            bound[i] = a
+        for k, v in kwargs.items():
+            if k not in self._params:
+                raise TypeError(f"{self.name}() got an unexpected keyword argument {k!r}")
+            i = self._params.index(k)
+            if bound[i] is not _MISSING:
+                raise TypeError(f"{self.name}() got multiple values for argument {k!r}")
+            bound[i] = v
+        # Python arguments may be omitted; tensors may be passed positionally
+        # for just the tensor parameters (TensorFlow's flat calling convention).
+        tensor_idx = [i for i, a in enumerate(self._arg_values) if _has_placeholder(a)]
+        if not kwargs and len(args) == len(tensor_idx) and len(args) < n:
+            bound = [_MISSING] * n
+            for i, a in zip(tensor_idx, args):
+                bound[i] = a
+        values = []
+        for i, (name, traced) in enumerate(zip(self._params, self._arg_values)):
+            actual = bound[i]
+            if not _has_placeholder(traced):
+                if actual is _MISSING or _same_static(actual, traced):
+                    continue
+                raise TypeError(
+                    f"{self.name}(): argument {name!r} was traced with the Python value {traced!r}; "
+                    f"got {actual!r}. Python arguments of a concrete function keep the value they were "
+                    "traced with; trace another concrete function for other values."
+                )
+            if actual is _MISSING:
+                raise TypeError(f"{self.name}() missing required argument {name!r}")
+            flat_t = nest.flatten(traced)
+            try:
+                flat_a = nest.flatten(actual)
+            except Exception:
+                flat_a = [actual]
+            if len(flat_t) != len(flat_a):
+                raise TypeError(f"{self.name}(): argument {name!r} does not match the traced structure")
+            for t, a in zip(flat_t, flat_a):
+                if isinstance(t, SymbolicTensor):
+                    values.append(self._check_input(len(values), t, a))
+        return self._run(values)
+
+    def _check_input(self, index, spec, a):
+        if isinstance(a, Variable):
+            a = EagerTensor(a._read_value(), a.dtype)
+        if not isinstance(a, Tensor):
+            try:
+                a = convert_to_tensor(a, dtype=spec.dtype)
+            except (TypeError, ValueError) as e:
+                raise InvalidArgumentError(None, self.name, f"cannot compute {self.name} as input #{index}(zero-based): {e}") from None
+        if a.dtype is not spec.dtype:
+            raise InvalidArgumentError(
+                None,
+                self.name,
+                f"cannot compute {self.name} as input #{index}(zero-based) was expected to be a "
+                f"{spec.dtype.name} tensor but is a {a.dtype.name} tensor [Op:{self.name}]",
+            )
+        if not a.shape.is_subtype_of(spec.shape):
+            raise InvalidArgumentError(
+                None,
+                self.name,
+                f"cannot compute {self.name} as input #{index}(zero-based) was expected to have shape "
+                f"{spec.shape} but has shape {a.shape} [Op:{self.name}]",
+            )
+        return a._value
+
+    # inspection --------------------------------------------------------------
+    @property
+    def structured_input_signature(self):
+        args = []
+        for name, a in zip(self._params, self._arg_values):
+            args.append(_to_specs(a, name))
+        return (tuple(args), {})
+
+    def pretty_printed_signature(self, verbose=True):
+        fname = self.graph.name
+        names = []
+        lines = []
+        for name, a in zip(self._params, self._arg_values):
+            if _has_placeholder(a):
+                names.append(name)
+                if isinstance(a, SymbolicTensor):
+                    lines.append(f"    {name}: {_spec_str(a)}")
+                else:
+                    lines.append(f"    {name}: {_struct_str(a)}")
+            else:
+                names.append(f"{name}={_static_repr(a)}")
+        out = [f"{fname}({', '.join(names)})"]
+        if lines:
+            out.append("  Args:")
+            out.extend(lines)
+        out.append("  Returns:")
+        out.append(f"    {_struct_str(self.structured_outputs)}")
+        return "\n".join(out)
+
+    def __str__(self):
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self.graph.name} at 0x{id(self):X}>"
+
+
+def _struct_str(s):
+    if s is None:
+        return "NoneTensorSpec()"
+    if isinstance(s, SymbolicTensor):
+        return _spec_str(s)
+    if isinstance(s, (list, tuple, dict)):
+        flat = nest.flatten(s)
+        body = nest.pack_sequence_as(s, [f"<{i + 1}>" for i in range(len(flat))])
+        text = repr(body).replace("'<", "<").replace(">'", ">")
+        lines = [text]
+        for i, t in enumerate(flat):
+            lines.append(f"      <{i + 1}>: {_struct_str(t) if isinstance(t, SymbolicTensor) else repr(t)}")
+        return "\n".join(lines)
+    return repr(s)
+
+
+def _static_repr(a):
+    return repr(a.get() if isinstance(a, _IdKey) else a)
+
+
+class _Missing:
+    def __repr__(self):
+        return "<missing>"
+
+
+_MISSING = _Missing()
+
+
+def _has_placeholder(a):
+    if isinstance(a, SymbolicTensor):
+        return True
+    if isinstance(a, (list, tuple, dict)):
+        return any(isinstance(x, SymbolicTensor) for x in nest.flatten(a))
+    return False
+
+
+def _same_static(a, b):
+    if a is b:
+        return True
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+def _to_specs(a, name):
+    if isinstance(a, SymbolicTensor):
+        return TensorSpec(a.shape, a.dtype, name)
+    if isinstance(a, (list, tuple, dict)):
+        flat = nest.flatten(a)
+        return nest.pack_sequence_as(a, [TensorSpec(x.shape, x.dtype, name) if isinstance(x, SymbolicTensor) else x for x in flat])
+    return a
+
+
+def _as_value(a, traced):
+    if isinstance(a, Variable):
+        return a._read_value()
+    if isinstance(a, Tensor):
+        raise TypeError(f"expected an eager tensor, got {a!r}")
+    v, _ = __import__("autograph_cli.runtime.tensor", fromlist=["to_numpy"]).to_numpy(a, traced.dtype)
+    return v
+
+
+# --------------------------------------------------------------- Function
+class Function:
+    """tf.function: a cache of ConcreteFunctions keyed by the arguments."""
+
+    def __init__(
+        self,
+        python_function,
+        input_signature=None,
+        autograph=True,
+        reduce_retracing=False,
+        jit_compile=None,
+        name=None,
+        experimental_autograph_options=None,
+    ):
+        self._python_function = python_function
+        functools.update_wrapper(self, python_function, updated=())
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._autograph = autograph
+        self._autograph_options = experimental_autograph_options
+        self._reduce_retracing = reduce_retracing
+        self._jit_compile = jit_compile
+        try:
+            sig = inspect.signature(python_function)
+        except (TypeError, ValueError):
+            sig = None
+        self._sig = sig
+        params = []
+        defaults = []
+        self._var_positional = False
+        self._var_keyword = False
+        if sig is not None:
+            for p in sig.parameters.values():
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                    params.append(p.name)
+                    defaults.append(p.default)
+                elif p.kind is p.VAR_POSITIONAL:
+                    self._var_positional = True
+                else:
+                    self._var_keyword = True
+        self._params = params
+        self._defaults = defaults
+        self._nparams = len(params)
+        if input_signature is not None:
+            if not isinstance(input_signature, (list, tuple)):
+                raise TypeError("input_signature must be either a tuple or a list of TensorSpec objects.")
+            for s in nest.flatten(list(input_signature)):
+                if not isinstance(s, TensorSpec):
+                    raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got {s!r}")
+            if self._var_keyword:
+                raise TypeError("input_signature is not supported for functions with **kwargs")
+            input_signature = tuple(input_signature)
+        self.input_signature = input_signature
+        self._cache = {}
+        self._concretes = []
+        self._keymaker = _KeyMaker(self)
+        self._converted = None
+        self._recent = collections.deque(maxlen=5)
+        self._warned = False
+        self._created_variables = False
+        self._trace_count = 0
+        self._lock_depth = 0
+
+    # descriptor: methods are traced per instance -----------------------------
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        return _BoundFunction(self, instance)
+
+    @property
+    def python_function(self):
+        return self._python_function
+
+    @property
+    def function_spec(self):
+        return self._sig
+
+    def experimental_get_tracing_count(self):
+        return self._trace_count
+
+    def _forget(self, ref):
+        dead = [k for k in self._cache if _key_has_dead(k)]
+        for k in dead:
+            del self._cache[k]
+
+    # argument handling ---------------------------------------------------------
+    def _canonicalize(self, args, kwargs):
+        n = self._nparams
+        if self._var_positional or (self._var_keyword and kwargs):
+            if self._sig is None:
+                return tuple(args), kwargs
+            ba = self._sig.bind(*args, **kwargs)
+            ba.apply_defaults()
+            return tuple(ba.args), dict(ba.kwargs)
+        if len(args) > n:
+            raise TypeError(f"{self._name}() takes {n} positional arguments but {len(args)} were given")
+        out = list(args) + [_MISSING] * (n - len(args))
+        for k, v in kwargs.items():
+            try:
+                i = self._params.index(k)
+            except ValueError:
+                raise TypeError(f"{self._name}() got an unexpected keyword argument {k!r}") from None
+            if out[i] is not _MISSING:
+                raise TypeError(f"{self._name}() got multiple values for argument {k!r}")
+            out[i] = v
+        for i in range(len(args), n):
+            if out[i] is _MISSING:
+                d = self._defaults[i]
+                if d is _NO_DEFAULT:
+                    if self.input_signature is not None and i < len(self.input_signature):
+                        raise TypeError(f"{self._name}() missing required argument {self._params[i]!r}")
+                    raise TypeError(f"{self._name}() missing 1 required positional argument: {self._params[i]!r}")
+                out[i] = d
+        return tuple(out), None
+
+    def __call__(self, *args, **kwargs):
+        if ctx.run_eagerly:
+            return self._python_function(*args, **kwargs)
+        if ctx.graph is not None:
+            return self._call_inline(args, kwargs)
+        if kwargs or len(args) != self._nparams:
+            args, extra = self._canonicalize(args, kwargs)
+            if extra:
+                return self._call_var(args, extra)
+        if self.input_signature is not None:
+            return self._call_signature(args)
+        km = self._keymaker.key
+        try:
+            key = tuple([km(a) for a in args])
+            cf = self._cache.get(key)
+        except TypeError:  # unhashable argument values
+            key = None
+            cf = None
+        if cf is None:
+            cf = self._lookup_or_trace(args, key)
+        else:
+            self._recent.append(False)
+        return cf._call_canonical(args)
+
+    def _call_var(self, args, kwargs):
+        raise TypeError(f"{self._name}(): **kwargs arguments are not supported by this runtime")
+
+    def _call_inline(self, args, kwargs):
+        if self.input_signature is not None:
+            args, _ = self._canonicalize(args, kwargs)
+            args = self._check_signature(args)
+            kwargs = {}
+        return self._traceable()(*args, **kwargs)
+
+    def _traceable(self):
+        if not self._autograph:
+            return self._python_function
+        if self._converted is None:
+            try:
+                from autograph_cli import api
+            except ImportError:
+                self._converted = self._python_function
+            else:
+                fn = self._python_function
+                if not isinstance(fn, types.FunctionType):
+                    self._converted = fn
+                else:
+                    convert = getattr(api, "convert_for_call", api.to_graph)
+                    self._converted = convert(fn)
+        return self._converted
+
+    # input signatures ------------------------------------------------------------
+    def _check_signature(self, args):
+        sig = self.input_signature
+        n = len(sig)
+        if len(args) > n and any(a is not _MISSING for a in args[n:]):
+            extra = [a for a in args[n:]]
+            if any(d is _NO_DEFAULT for d in self._defaults[n:]) or any(
+                not (a is d) for a, d in zip(args[n:], self._defaults[n:])
+            ):
+                raise TypeError(
+                    f"{self._name}() takes {n} arguments per its input_signature but got {len(args)}: {extra!r}"
+                )
+        out = []
+        ok = True
+        for spec, a in zip(sig, args):
+            conv = _conform(spec, a)
+            if conv is None:
+                ok = False
+                break
+            out.append(conv)
+        if not ok:
+            inputs = ",\n    ".join(str(a) for a in args[:n])
+            specs = ",\n    ".join(repr(s) for s in nest.flatten(list(sig)))
+            raise ValueError(
+                "Python inputs incompatible with input_signature:\n"
+                f"  inputs: (\n    {inputs})\n"
+                f"  input_signature: (\n    {specs})."
+            )
+        return tuple(out) + tuple(args[n:])
+
+    def _call_signature(self, args):
+        args = self._check_signature(args)
+        cf = self._cache.get("sig")
+        if cf is None:
+            cf = self._trace(tuple(self.input_signature) + tuple(args[len(self.input_signature):]))
+            self._cache["sig"] = cf
+        return cf._call_canonical(args)
+
+    # tracing -----------------------------------------------------------------------
+    def _lookup_or_trace(self, args, key):
+        # a compatible, more general trace (subtyping)
+        for cf in reversed(self._concretes):
+            if _accepts(cf, args):
+                if key is not None:
+                    self._cache[key] = cf
+                self._recent.append(False)
+                return cf
+        trace_args = args
+        if self._reduce_retracing and self._concretes:
+            trace_args = self._relaxed(args)
+        cf = self._trace(trace_args)
+        if key is not None:
+            self._cache[key] = cf
+        self._note_trace()
+        return cf
+
+    def _relaxed(self, args):
+        def relax(a, prev):
+            if _is_tensor_leaf(a) and isinstance(prev, SymbolicTensor):
+                shape = TensorShape(np.shape(a) if not isinstance(a, (Tensor, TensorSpec)) else a.shape)
+                dtype = a.dtype if isinstance(a, (Tensor, TensorSpec)) else dt.from_numpy(np.asarray(a).dtype)
+                if dtype is prev.dtype:
+                    return TensorSpec(shape.most_specific_common_supertype(prev.shape), dtype)
+            return a
+
+        for cf in reversed(self._concretes):
+            prev = cf._arg_values
+            if len(prev) != len(args):
+                continue
+            try:
+                if all(nest.structure_key(a) == nest.structure_key(p) for a, p in zip(args, prev)):
+                    return tuple(
+                        nest.pack_sequence_as(a, [relax(x, p) for x, p in zip(nest.flatten(a), nest.flatten(pv))])
+                        for a, pv in zip(args, prev)
+                    )
+            except (ValueError, TypeError):
+                continue
+        return args
+
+    def _note_trace(self):
+        self._recent.append(True)
+        if not self._warned and len(self._recent) == 5 and all(self._recent) and self._trace_count >= 5:
+            self._warned = True
+            warnings.warn(
+                f"5 out of the last 5 calls to {self._python_function!r} triggered tf.function retracing. "
+                "Tracing is expensive and the excessive number of tracings could be due to (1) creating "
+                "@tf.function repeatedly in a loop, (2) passing tensors with different shapes, (3) passing "
+                "Python objects instead of tensors. For (1), please define your @tf.function outside of the "
+                "loop. For (2), @tf.function has reduce_retracing=True option that can avoid unnecessary "
+                "retracing. For (3), pass tensors, or use input_signature.",
+                RetracingWarning,
+                stacklevel=4,
+            )
+
+    def _trace(self, args):
+        cf = self._trace_once(args, allow_variables=True)
+        if cf.graph.created_variables:
+            if self._created_variables:
+                raise _singleton_error()
+            self._created_variables = True
+            # trace again: a correct function creates its variables only once
+            self._trace_once(args, allow_variables=False)
+        self._concretes.append(cf)
+        return cf
+
+    def _trace_once(self, args, allow_variables):
+        self._trace_count += 1
+        graph = Graph(self._name)
+        names_used = set()
+        placeholder_args = []
+        for name, a in zip(self._params or [f"arg{i}" for i in range(len(args))], args):
+            placeholder_args.append(_make_placeholders(graph, a, name, names_used))
+        fn = self._traceable()
+        saved_graph = ctx.graph
+        saved_vc = ctx.variable_creation
+        ctx.graph = graph
+        if not allow_variables:
+            ctx.variable_creation = _raise_singleton
+        ops_mod = _operators()
+        if ops_mod is not None:
+            ops_mod.enter_trace()
+        ctx.trace_depth += 1
+        try:
+            call_args = [_placeholder_value(a) for a in placeholder_args]
+            outputs = fn(*call_args)
+            flat, structured = _convert_outputs(graph, outputs, self._name)
+        finally:
+            ctx.trace_depth -= 1
+            if ops_mod is not None:
+                ops_mod.exit_trace()
+            ctx.graph = saved_graph
+            ctx.variable_creation = saved_vc
+        graph.outputs = flat
+        graph.structured_outputs = structured
+        flat_placeholders = graph.inputs
+        name = f"__inference_{self._name}_{_next_id()}"
+        pyfn, src = compile_graph(graph, flat_placeholders, flat, name)
+        return ConcreteFunction(name, graph, self._params or [f"arg{i}" for i in range(len(args))], placeholder_args, flat_placeholders, flat, structured, pyfn, src)
+
+    # public API ---------------------------------------------------------------------
+    def get_concrete_function(self, *args, **kwargs):
+        if self.input_signature is not None and not args and not kwargs:
+            cf = self._cache.get("sig")
+            if cf is None:
+                cf = self._trace(tuple(self.input_signature))
+                self._cache["sig"] = cf
+            return cf
+        args, _ = self._canonicalize(args, kwargs)
+        if self.input_signature is not None:
+            cf = self._cache.get("sig")
+            if cf is None:
+                cf = self._trace(tuple(self.input_signature) + tuple(args[len(self.input_signature):]))
+                self._cache["sig"] = cf
+            return cf
+        km = self._keymaker.key
+        try:
+            key = tuple(km(a) for a in args)
+        except TypeError:
+            key = None
+        cf = self._cache.get(key) if key is not None else None
+        if cf is None:
+            cf = self._lookup_or_trace(args, key)
+        return cf
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        return "\n\n".join(cf.pretty_printed_signature() for cf in self._concretes)
+
+    def experimental_get_compiler_ir(self, *args, **kwargs):
+        cf = self.get_concrete_function(*args, **kwargs)
+        return lambda stage="hlo": cf.source
+
+    def __repr__(self):
+        return f"<autograph_cli.runtime.function.Function object at 0x{id(self):x}>"
+
+
+class _BoundFunction:
+    """A Function bound to an instance (each instance gets its own traces)."""
+
+    def __init__(self, function, instance):
+        self._function = function
+        self._instance = instance
+        self.__name__ = function._name
+        self.__doc__ = function.__doc__
+
+    def __call__(self, *args, **kwargs):
+        return self._function(self._instance, *args, **kwargs)
+
+    def get_concrete_function(self, *args, **kwargs):
+        return self._function.get_concrete_function(self._instance, *args, **kwargs)
+
+    @property
+    def python_function(self):
+        return self._function._python_function
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        return self._function.pretty_printed_concrete_signatures(verbose)
+
+
+def _key_has_dead(key):
+    if isinstance(key, _IdKey):
+        return key.get() is None
+    if isinstance(key, tuple):
+        return any(_key_has_dead(k) for k in key)
+    return False
+
+
+_counter = [0]
+
+
+def _next_id():
+    _counter[0] += 1
+    return _counter[0]
+
+
+def _operators():
+    try:
+        from autograph_cli import operators
+    except ImportError:
+        return None
+    if not hasattr(operators, "enter_trace"):
+        return None
+    return operators
+
+
+def _singleton_error():
+    return ValueError(
+        "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
+        "tf.Variable is only created once or created outside tf.function. See "
+        "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
+    )
+
+
+def _raise_singleton():
+    raise _singleton_error()
+
+
+def _conform(spec, a):
+    """`a` made to fit `spec` (a TensorSpec or nested specs), or None."""
+    if isinstance(spec, TensorSpec):
+        if isinstance(a, Variable):
+            a = a._as_tensor()
+        if not isinstance(a, Tensor):
+            try:
+                a = convert_to_tensor(a, dtype=spec.dtype)
+            except (TypeError, ValueError):
+                return None
+        if a.dtype is not spec.dtype or not a.shape.is_subtype_of(spec.shape):
+            return None
+        return a
+    if isinstance(spec, (list, tuple)):
+        if not isinstance(a, (list, tuple)) or len(a) != len(spec):
+            return None
+        out = [_conform(s, x) for s, x in zip(spec, a)]
+        if any(o is None for o in out):
+            return None
+        return type(spec)(out)
+    if isinstance(spec, dict):
+        if not isinstance(a, dict) or set(a) != set(spec):
+            return None
+        out = {k: _conform(spec[k], a[k]) for k in spec}
+        if any(o is None for o in out.values()):
+            return None
+        return out
+    return None
+
+
+def _accepts(cf, args):
+    """Can this concrete function run these arguments (subtype matching)?"""
+    if len(args) != len(cf._arg_values):
+        return False
+    for traced, a in zip(cf._arg_values, args):
+        if isinstance(traced, SymbolicTensor):
+            if not _is_tensor_leaf(a) or isinstance(a, TensorSpec):
+                if isinstance(a, TensorSpec) and a.dtype is traced.dtype and a.shape.is_subtype_of(traced.shape):
+                    continue
+                return False
+            dtype = a.dtype if isinstance(a, Tensor) else dt.from_numpy(np.asarray(a).dtype)
+            shape = a.shape if isinstance(a, Tensor) else TensorShape(np.shape(a))
+            if dtype is not traced.dtype or not shape.is_subtype_of(traced.shape):
+                return False
+        elif _has_placeholder(traced):
+            return False  # nested tensors: exact key matching only
+        else:
+            if not _same_static(a, traced):
+                return False
+    return True
+
+
+def _make_placeholders(graph, a, name, used):
+    if isinstance(a, TensorSpec) or _is_tensor_leaf(a) and not isinstance(a, (Variable,)):
+        if isinstance(a, TensorSpec):
+            dtype, shape = a.dtype, a.shape
+            pname = a.name or name
+        elif isinstance(a, Tensor):
+            dtype, shape = a.dtype, a.shape
+            pname = name
+        else:
+            dtype, shape = dt.from_numpy(np.asarray(a).dtype), TensorShape(np.shape(a))
+            pname = name
+        base = pname
+        i = 0
+        while pname in used:
+            i += 1
+            pname = f"{base}_{i}"
+        used.add(pname)
+        return graph.placeholder(dtype, shape, pname)
+    if isinstance(a, (list, tuple)) and not hasattr(a, "_tf_components"):
+        items = [_make_placeholders(graph, x, name, used) for x in a]
+        if hasattr(type(a), "_fields"):
+            return type(a)(*items)
+        return type(a)(items)
+    if isinstance(a, dict):
+        return {k: _make_placeholders(graph, v, name, used) for k, v in a.items()}
+    return a
+
+
+def _placeholder_value(a):
+    tt = getattr(a, "__tf_tracing_type__", None)
+    if tt is not None and not isinstance(a, type):
+        try:
+            return tt(None).placeholder_value(None)
+        except NotImplementedError:
+            return a
+    return a
+
+
+def _convert_outputs(graph, outputs, fname):
+    from .tensor_array import TensorArray
+
+    def conv(x):
+        if x is None:
+            return None
+        if isinstance(x, SymbolicTensor):
+            if x.block is not graph.root and x.block.graph is graph:
+                from .graph import out_of_scope_error
+
+                raise out_of_scope_error(x, graph)
+            if x.block.graph is not graph:
+                from .graph import out_of_scope_error
+
+                raise out_of_scope_error(x, graph)
+            return x
+        if isinstance(x, Tensor):
+            return convert_to_tensor(x)
+        if isinstance(x, Variable):
+            return x._as_tensor()
+        if isinstance(x, TensorArray):
+            return x.stack()
+        if isinstance(x, (int, float, bool, str, bytes, np.ndarray, np.generic)):
+            return convert_to_tensor(x)
+        if hasattr(x, "_as_tensor"):
+            return x._as_tensor()
+        raise TypeError(
+            f"To be compatible with tf.function, Python functions must return zero or more Tensors or "
+            f"ExtensionTypes or None values; in compilation of {fname}, found return value of type "
+            f"{type(x).__name__}, which is not a Tensor or ExtensionType."
+        )
+
+    saved = ctx.graph
+    ctx.graph = graph
+    try:
+        if isinstance(outputs, (list, tuple, dict)):
+            flat = nest.flatten(outputs, expand_composites=False)
+            conv_flat = [conv(x) for x in flat]
+            structured = nest.pack_sequence_as(outputs, conv_flat, expand_composites=False)
+        else:
+            structured = conv(outputs)
+            conv_flat = [structured]
+    finally:
+        ctx.graph = saved
+    return [x for x in conv_flat if x is not None], structured
+
+
+def function(
+    func=None,
+    input_signature=None,
+    autograph=True,
+    jit_compile=None,
+    reduce_retracing=False,
+    experimental_implements=None,
+    experimental_autograph_options=None,
+    experimental_relax_shapes=None,
+    experimental_compile=None,
+    experimental_follow_type_hints=None,
+    experimental_attributes=None,
+    name=None,
+):
+    """Wrap `func` into a Function (usable as @function or @function(...))."""
+    if experimental_relax_shapes:
+        reduce_retracing = True
+    if jit_compile is None:
+        jit_compile = experimental_compile
+
+    def decorate(f):
+        if isinstance(f, Function):
+            f = f._python_function
+        fn = Function(
+            f,
+            input_signature=input_signature,
+            autograph=autograph,
+            reduce_retracing=reduce_retracing,
+            jit_compile=jit_compile,
+            name=name,
+            experimental_autograph_options=experimental_autograph_options,
+        )
+        return fn
+
+    if func is not None:
+        return decorate(func)
+    return decorate
+
+
+_ = time

@@ -1,0 +1,534 @@
+"""Tensors: EagerTensor (a numpy value) and SymbolicTensor (a graph edge)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes as _dt
+from .context import ctx
+from .errors import OperatorNotAllowedInGraphError
+from .shapes import TensorShape
+
+__all__ = ["Tensor", "EagerTensor", "SymbolicTensor", "convert_to_tensor", "is_tensor", "constant"]
+
+_ops = None  # autograph_cli.runtime.ops, bound lazily (import cycle)
+
+
+def _o():
+    global _ops
+    if _ops is None:
+        from . import ops as m
+
+        _ops = m
+    return _ops
+
+
+class Tensor:
+    """Operators shared by eager and symbolic tensors (TensorFlow's semantics)."""
+
+    __slots__ = ()
+    __array_ufunc__ = None  # numpy scalars on the left defer to our operators
+    __array_priority__ = 1000
+
+    # arithmetic -----------------------------------------------------------
+    def __add__(self, o):
+        return _o().add(self, o)
+
+    def __radd__(self, o):
+        return _o().add(o, self)
+
+    def __sub__(self, o):
+        return _o().subtract(self, o)
+
+    def __rsub__(self, o):
+        return _o().subtract(o, self)
+
+    def __mul__(self, o):
+        return _o().multiply(self, o)
+
+    def __rmul__(self, o):
+        return _o().multiply(o, self)
+
+    def __truediv__(self, o):
+        return _o().truediv(self, o)
+
+    def __rtruediv__(self, o):
+        return _o().truediv(o, self)
+
+    def __floordiv__(self, o):
+        return _o().floordiv(self, o)
+
+    def __rfloordiv__(self, o):
+        return _o().floordiv(o, self)
+
+    def __mod__(self, o):
+        return _o().floormod(self, o)
+
+    def __rmod__(self, o):
+        return _o().floormod(o, self)
+
+    def __pow__(self, o):
+        return _o().pow(self, o)
+
+    def __rpow__(self, o):
+        return _o().pow(o, self)
+
+    def __matmul__(self, o):
+        return _o().matmul(self, o)
+
+    def __rmatmul__(self, o):
+        return _o().matmul(o, self)
+
+    def __neg__(self):
+        return _o().negative(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _o().abs(self)
+
+    def __invert__(self):
+        return _o().invert(self)
+
+    def __and__(self, o):
+        return _o().bitwise_and(self, o)
+
+    def __rand__(self, o):
+        return _o().bitwise_and(o, self)
+
+    def __or__(self, o):
+        return _o().bitwise_or(self, o)
+
+    def __ror__(self, o):
+        return _o().bitwise_or(o, self)
+
+    def __xor__(self, o):
+        return _o().bitwise_xor(self, o)
+
+    def __rxor__(self, o):
+        return _o().bitwise_xor(o, self)
+
+    # comparison -----------------------------------------------------------
+    def __lt__(self, o):
+        return _o().less(self, o)
+
+    def __le__(self, o):
+        return _o().less_equal(self, o)
+
+    def __gt__(self, o):
+        return _o().greater(self, o)
+
+    def __ge__(self, o):
+        return _o().greater_equal(self, o)
+
+    def __eq__(self, o):
+        if o is None:
+            return False
+        try:
+            return _o().equal(self, o)
+        except (TypeError, ValueError):
+            return False
+
+    def __ne__(self, o):
+        if o is None:
+            return True
+        try:
+            return _o().not_equal(self, o)
+        except (TypeError, ValueError):
+            return True
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self):
+        return _Ref(self)
+
+    def __getitem__(self, key):
+        return _o().getitem(self, key)
+
+    # shape helpers ---------------------------------------------------------
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    def __len__(self):
+        d = self.shape
+        if d.dims is None or not d.dims:
+            raise TypeError("len is not well defined for a scalar or unknown-rank tensor")
+        if d.dims[0] is None:
+            raise TypeError(
+                "len is not well defined for symbolic tensors with an unknown first "
+                "dimension; use tf.shape(x)[0]"
+            )
+        return d.dims[0]
+
+
+class _Ref:
+    __slots__ = ("_t",)
+
+    def __init__(self, t):
+        self._t = t
+
+    def deref(self):
+        return self._t
+
+    def __hash__(self):
+        return id(self._t)
+
+    def __eq__(self, other):
+        return isinstance(other, _Ref) and other._t is self._t
+
+
+def _value_str(value, dtype) -> str:
+    if dtype is _dt.string:
+        arr = np.asarray(value, dtype=object)
+        if arr.ndim == 0:
+            return repr(arr.item())
+        return np.array2string(arr, formatter={"object": repr}, separator=" ")
+    return str(value)
+
+
+class EagerTensor(Tensor):
+    """A concrete tensor holding a numpy value (a numpy scalar for rank 0)."""
+
+    __slots__ = ("_value", "_dtype", "__weakref__")
+
+    def __init__(self, value, dtype=None):
+        self._value = value
+        self._dtype = dtype if dtype is not None else _dt.from_numpy(value.dtype)
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(np.shape(self._value))
+
+    @property
+    def device(self):
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def numpy(self):
+        v = self._value
+        if isinstance(v, np.ndarray):
+            if v.ndim == 0:
+                return v[()]
+            return v.copy()
+        return v
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self._value)
+        return a if dtype is None else a.astype(dtype)
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __index__(self):
+        if not self._dtype.is_integer:
+            raise TypeError("only integer tensors can be used as an index")
+        return int(self._value)
+
+    def __complex__(self):
+        return complex(self._value)
+
+    def __iter__(self):
+        if np.ndim(self._value) == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        d = self._dtype
+        for row in self._value:
+            yield EagerTensor(row, d)
+
+    def __format__(self, spec):
+        if not spec:
+            return str(self)
+        return format(self.numpy(), spec)
+
+    def __str__(self):
+        body = _value_str(self._value, self._dtype)
+        if "\n" in body:
+            body = "\n" + body
+        return f"tf.Tensor({body}, shape={self.shape}, dtype={self._dtype.name})"
+
+    def __repr__(self):
+        v = self.numpy()
+        if isinstance(v, np.ndarray):
+            body = repr(v)
+            if "\n" in body:
+                body = "\n" + body
+        elif isinstance(v, np.bool_):
+            body = str(bool(v))
+        elif isinstance(v, np.generic):
+            body = str(v)
+        else:
+            body = repr(v)
+        return f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, numpy={body}>"
+
+    def __reduce__(self):
+        return (EagerTensor, (self._value, self._dtype))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class SymbolicTensor(Tensor):
+    """An output of a node in a Graph being traced."""
+
+    __slots__ = ("node", "index", "_dtype", "_shape", "block", "const", "__weakref__", "_name")
+
+    def __init__(self, node, index, dtype, shape, block, name=None):
+        self.node = node
+        self.index = index
+        self._dtype = dtype
+        self._shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+        self.block = block
+        self.const = None  # the value when statically known (constants)
+        self._name = name
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def graph(self):
+        return self.block.graph
+
+    @property
+    def op(self):
+        return self.node
+
+    @property
+    def name(self):
+        if self._name is not None:
+            return self._name
+        return f"{self.node.name}:{self.index}"
+
+    def set_shape(self, shape):
+        shape = TensorShape(shape)
+        if not self._shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self._shape} is not compatible with supplied shape {shape}.")
+        self._shape = self._shape.merge_with(shape)
+
+    def __bool__(self):
+        raise OperatorNotAllowedInGraphError(
+            f"Using a symbolic tf.Tensor ({self.name}) as a Python `bool` is not allowed: "
+            "its value is only known when the graph runs. Use an `if`/`while` statement "
+            "converted by AutoGraph (keep autograph=True), tf.cond or tf.where instead."
+        )
+
+    def __iter__(self):
+        raise OperatorNotAllowedInGraphError(
+            f"Iterating over a symbolic tf.Tensor ({self.name}) is not allowed in Python: "
+            "use a `for` loop converted by AutoGraph (keep autograph=True), tf.while_loop "
+            "or tf.unstack with a known first dimension instead."
+        )
+
+    def __index__(self):
+        raise OperatorNotAllowedInGraphError(
+            f"A symbolic tf.Tensor ({self.name}) cannot be used as a Python integer."
+        )
+
+    def __int__(self):
+        raise OperatorNotAllowedInGraphError(
+            f"A symbolic tf.Tensor ({self.name}) cannot be converted to a Python int; "
+            "use tf.cast instead."
+        )
+
+    __float__ = __int__
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error "
+            "may indicate that you're trying to pass a Tensor to a NumPy call, which is not supported."
+        )
+
+    def __str__(self):
+        if self._shape.dims is None:
+            return f'Tensor("{self.name}", dtype={self._dtype.name})'
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+
+    __repr__ = __str__
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def is_tensor(x) -> bool:
+    return isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+
+
+_PY_DEFAULT = {bool: _dt.bool, int: _dt.int32, float: _dt.float32, str: _dt.string, bytes: _dt.string}
+
+
+def _infer_py_dtype(value):
+    t = type(value)
+    d = _PY_DEFAULT.get(t)
+    if d is not None:
+        return d
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        return _dt.from_numpy(value.dtype)
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return _dt.float32
+        kinds = set()
+        for v in value:
+            kinds.add(_infer_py_dtype(v))
+        if _dt.string in kinds:
+            return _dt.string
+        for d in (_dt.float64, _dt.float32, _dt.int64, _dt.int32, _dt.bool):
+            if d in kinds:
+                if d is _dt.bool and len(kinds) > 1:
+                    continue
+                return d
+        return kinds.pop()
+    if isinstance(value, bool):
+        return _dt.bool
+    if isinstance(value, int):
+        return _dt.int32
+    if isinstance(value, float):
+        return _dt.float32
+    raise TypeError(f"Cannot convert {value!r} (of type {type(value).__name__}) to a Tensor")
+
+
+def _encode_strings(value):
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, (list, tuple)):
+        return [_encode_strings(v) for v in value]
+    if isinstance(value, np.ndarray) and value.dtype.kind == "U":
+        return np.vectorize(lambda s: s.encode(), otypes=[object])(value)
+    return value
+
+
+def to_numpy(value, dtype=None):
+    """A Python/numpy value as a numpy value of `dtype` (TensorFlow's rules)."""
+    if dtype is None:
+        dtype = _infer_py_dtype(value)
+    else:
+        dtype = _dt.as_dtype(dtype)
+    if dtype is _dt.string:
+        arr = np.array(_encode_strings(value), dtype=object)
+        return (arr[()] if arr.ndim == 0 else arr), dtype
+    if isinstance(value, (np.ndarray, np.generic)):
+        src = _dt.from_numpy(value.dtype) if value.dtype.kind not in "SUO" else None
+        if src is not None and src is not dtype and not (src.is_integer or src.is_floating or src.is_bool):
+            raise TypeError(f"Cannot convert a {src.name} array to {dtype.name}")
+        arr = np.asarray(value)
+        if arr.dtype != dtype.np:
+            if dtype.is_integer and arr.dtype.kind == "f" and not np.all(np.mod(arr, 1) == 0):
+                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+            arr = arr.astype(dtype.np)
+    else:
+        if dtype.is_integer and isinstance(value, float):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        try:
+            arr = np.array(value)
+        except Exception as e:  # ragged lists and the like
+            raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {e}") from None
+        if arr.dtype == object:
+            raise TypeError(f"Cannot convert {value!r} to a Tensor of dtype {dtype.name}")
+        if arr.dtype.kind in "SU":
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if dtype.is_integer and arr.dtype.kind == "f":
+            if arr.size and not np.all(np.mod(arr, 1) == 0):
+                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if dtype.is_integer or dtype.is_bool:
+            if dtype.is_bool and arr.dtype.kind != "b":
+                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
+            if dtype.is_integer and arr.size:
+                info = np.iinfo(dtype.np)
+                if arr.dtype.kind in "iu" and (arr.max() > info.max or arr.min() < info.min):
+                    raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        arr = arr.astype(dtype.np)
+    if arr.ndim == 0:
+        return arr[()], dtype
+    return arr, dtype
+
+
+def constant_value(value, dtype=None, shape=None):
+    v, d = to_numpy(value, dtype)
+    if shape is not None:
+        shape = tuple(shape)
+        arr = np.asarray(v)
+        if arr.size == 1 and int(np.prod(shape)) != 1:
+            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        else:
+            arr = arr.reshape(shape)
+        v = arr if arr.ndim else arr[()]
+    if d is _dt.string and isinstance(v, np.ndarray) and v.ndim == 0:
+        pass
+    return v, d
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """A Tensor for `value`: tensors pass through (dtype checked), Python and
+    numpy values become constants (eager) or Const nodes (while tracing)."""
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype is not _dt.as_dtype(dtype):
+            raise ValueError(
+                f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for Tensor with dtype "
+                f"{value.dtype.name}: {value}"
+            )
+        if ctx.graph is not None and type(value) is EagerTensor:
+            return ctx.graph.capture(value)
+        return value
+    conv = getattr(value, "_as_tensor", None)
+    if conv is not None:
+        t = conv()
+        if dtype is not None and t.dtype is not _dt.as_dtype(dtype):
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for {t}")
+        return t
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in _iter_nested(value)):
+        return _o().stack([convert_to_tensor(v, dtype, dtype_hint) for v in value])
+    if dtype is None and dtype_hint is not None:
+        try:
+            v, d = to_numpy(value, dtype_hint)
+        except (TypeError, ValueError):
+            v, d = to_numpy(value, None)
+    else:
+        v, d = to_numpy(value, dtype)
+    if ctx.graph is not None:
+        return ctx.graph.constant(v, d, name=name)
+    return EagerTensor(v, d)
+
+
+def _iter_nested(seq):
+    for v in seq:
+        if isinstance(v, (list, tuple)):
+            yield from _iter_nested(v)
+        else:
+            yield v
+
+
+def constant(value, dtype=None, shape=None, name="Const"):
+    if isinstance(value, EagerTensor):
+        if dtype is not None and _dt.as_dtype(dtype) is not value.dtype:
+            return _o().cast(value, dtype)
+        if ctx.graph is not None:
+            return ctx.graph.capture(value)
+        return value
+    if isinstance(value, Tensor):
+        return convert_to_tensor(value, dtype)
+    v, d = constant_value(value, dtype, shape)
+    if ctx.graph is not None:
+        return ctx.graph.constant(v, d, name=name)
+    return EagerTensor(v, d)

@@ -1,0 +1,332 @@
+"""Variables (mutable state with automatic control dependencies) and Module.
+
+While tracing, reads and writes of a Variable become nodes that the compiler
+emits in program order, so stateful operations run in the order the Python
+code wrote them; writes are side effects and always run (never pruned).
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from . import dtypes as dt
+from . import ops
+from .context import ctx
+from .shapes import TensorShape
+from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+
+__all__ = ["Variable", "Module", "init_scope"]
+
+_var_ids = itertools.count()
+
+
+def _read_infer(inputs, attrs):
+    v = attrs["var"]
+    return [(v.dtype, v.shape)]
+
+
+READ = ops.define("ReadVariableOp", _read_infer, lambda var: var._read_value(), nofold=True,
+                  emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._read_value()")
+ASSIGN = ops.define("AssignVariableOp", _read_infer, lambda x, var: var._assign_value(x), effect=True,
+                    emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._assign_value({a[0]})")
+ASSIGN_ADD = ops.define("AssignAddVariableOp", _read_infer, lambda x, var: var._assign_add_value(x), effect=True,
+                        emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._assign_add_value({a[0]})")
+ASSIGN_SUB = ops.define("AssignSubVariableOp", _read_infer, lambda x, var: var._assign_sub_value(x), effect=True,
+                        emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._assign_sub_value({a[0]})")
+INIT = ops.define("VarHandleInit", _read_infer, lambda x, var: var._init_once(x), effect=True,
+                  emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._init_once({a[0]})")
+
+
+class Variable:
+    """tf.Variable: a named, mutable tensor value."""
+
+    _op_names = (
+        "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow "
+        "matmul rmatmul lt le gt ge and rand or ror xor rxor"
+    ).split()
+
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None, **kwargs):
+        if ctx.variable_creation is not None:
+            ctx.variable_creation()
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        self._id = next(_var_ids)
+        self.trainable = trainable
+        self._name = name or "Variable"
+        g = ctx.graph
+        if isinstance(initial_value, Variable):
+            initial_value = initial_value._as_tensor()
+        if g is not None:
+            g.created_variables.append(self)
+            init = convert_to_tensor(initial_value, dtype=dtype)
+            if isinstance(init, SymbolicTensor) and init.const is None:
+                self._dtype = init.dtype
+                self._shape = TensorShape(shape) if shape is not None else init.shape
+                self._value = None
+                ops.apply(INIT, [init], {"var": self})
+                return
+            value = init.const if isinstance(init, SymbolicTensor) else init._value
+            d = init.dtype
+        else:
+            if isinstance(initial_value, SymbolicTensor):
+                from .graph import out_of_scope_error
+
+                raise out_of_scope_error(initial_value, None)
+            t = convert_to_tensor(initial_value, dtype=dtype)
+            value, d = t._value, t.dtype
+        self._dtype = d
+        self._shape = TensorShape(shape) if shape is not None else TensorShape(np.shape(value))
+        self._value = value
+
+    # runtime helpers (called from kernels and compiled code) ---------------
+    def _read_value(self):
+        v = self._value
+        if v is None:
+            from .errors import InvalidArgumentError
+
+            raise InvalidArgumentError(
+                None, "ReadVariableOp", f"Could not read variable {self._name}: it is not initialized."
+            )
+        return v
+
+    def _check(self, x):
+        if self._dtype.np is not None and getattr(x, "dtype", None) != self._dtype._np_dtype:
+            x = np.asarray(x).astype(self._dtype.np)
+            x = x[()] if x.ndim == 0 else x
+        if not TensorShape(np.shape(x)).is_subtype_of(self._shape):
+            raise ValueError(
+                f"Cannot assign value of shape {np.shape(x)} to variable {self._name!r} of shape {self._shape}"
+            )
+        return x
+
+    def _assign_value(self, x):
+        self._value = self._check(x)
+        return self._value
+
+    def _assign_add_value(self, x):
+        self._value = self._read_value() + x
+        return self._value
+
+    def _assign_sub_value(self, x):
+        self._value = self._read_value() - x
+        return self._value
+
+    def _init_once(self, x):
+        if self._value is None:
+            self._value = self._check(x)
+        return self._value
+
+    # tensor protocol --------------------------------------------------------
+    def _as_tensor(self):
+        if ctx.graph is not None:
+            t = ops.apply1(READ, [], {"var": self})
+            if self._value is not None and False:
+                t.const = None
+            return t
+        t = EagerTensor(self._read_value(), self._dtype)
+        if ctx.tapes:
+            from .gradients import watch_variable_read
+
+            watch_variable_read(self, t)
+        return t
+
+    def value(self):
+        return self._as_tensor()
+
+    read_value = value
+
+    def numpy(self):
+        v = self._read_value()
+        return v.copy() if isinstance(v, np.ndarray) else v
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def get_shape(self):
+        return self._shape
+
+    @property
+    def name(self):
+        return f"{self._name}:0"
+
+    @property
+    def handle(self):
+        return self
+
+    def ref(self):
+        return self
+
+    def __hash__(self):
+        return id(self)
+
+    def _update(self, op, value, eager_fn):
+        g = ctx.graph
+        x = convert_to_tensor(value, dtype=self._dtype)
+        if g is not None:
+            if not x.shape.is_subtype_of(self._shape) and op is not ASSIGN_ADD and op is not ASSIGN_SUB:
+                raise ValueError(
+                    f"Cannot assign a tensor of shape {x.shape} to variable {self._name!r} of shape {self._shape}"
+                )
+            return ops.apply1(op, [x], {"var": self})
+        if type(x) is not EagerTensor:
+            from .graph import out_of_scope_error
+
+            raise out_of_scope_error(x, None)
+        if ctx.tapes:
+            from .gradients import record_assign
+
+            record_assign(self)
+        eager_fn(x._value)
+        return self
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._update(ASSIGN, value, self._assign_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(ASSIGN_ADD, delta, self._assign_add_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(ASSIGN_SUB, delta, self._assign_sub_value)
+
+    # Python protocol ---------------------------------------------------------
+    def __bool__(self):
+        return bool(self._as_tensor())
+
+    def __int__(self):
+        return int(self._read_value())
+
+    def __float__(self):
+        return float(self._read_value())
+
+    def __index__(self):
+        return int(self._read_value())
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self._read_value())
+        return a if dtype is None else a.astype(dtype)
+
+    def __neg__(self):
+        return -self._as_tensor()
+
+    def __abs__(self):
+        return abs(self._as_tensor())
+
+    def __getitem__(self, key):
+        return self._as_tensor()[key]
+
+    def __eq__(self, other):
+        if other is self:
+            return True
+        if isinstance(other, Variable):
+            return False
+        return self._as_tensor() == other
+
+    def __ne__(self, other):
+        if other is self:
+            return False
+        if isinstance(other, Variable):
+            return True
+        return self._as_tensor() != other
+
+    def __iadd__(self, other):
+        raise TypeError("Variables are not mutable with +=; use v.assign_add(x)")
+
+    def __repr__(self):
+        if self._value is None:
+            return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+        t = EagerTensor(self._value, self._dtype)
+        body = repr(t).split("numpy=", 1)[1][:-1]
+        return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}, numpy={body}>"
+
+    def __str__(self):
+        return repr(self)
+
+
+def _make_op(name):
+    def method(self, other):
+        return getattr(self._as_tensor(), f"__{name}__")(other)
+
+    method.__name__ = f"__{name}__"
+    return method
+
+
+for _n in Variable._op_names:
+    setattr(Variable, f"__{_n}__", _make_op(_n))
+
+
+class init_scope:
+    """Lift the code it wraps out of the function being traced: ops run
+    eagerly, once, at trace time."""
+
+    def __enter__(self):
+        self._saved = ctx.graph
+        ctx.graph = None
+        return None
+
+    def __exit__(self, *exc):
+        ctx.graph = self._saved
+        return False
+
+
+class Module:
+    """tf.Module: a named container that finds the Variables it holds."""
+
+    def __init__(self, name=None):
+        self._name = name or _camel_to_snake(type(self).__name__)
+
+    @property
+    def name(self):
+        return getattr(self, "_name", _camel_to_snake(type(self).__name__))
+
+    def _walk(self, seen):
+        for v in vars(self).values():
+            yield from _walk_value(v, seen)
+
+    @property
+    def variables(self):
+        return tuple(v for v in self._walk(set()) if isinstance(v, Variable))
+
+    @property
+    def trainable_variables(self):
+        return tuple(v for v in self.variables if v.trainable)
+
+    @property
+    def submodules(self):
+        return tuple(v for v in self._walk(set()) if isinstance(v, Module))
+
+
+def _walk_value(v, seen):
+    if id(v) in seen:
+        return
+    seen.add(id(v))
+    if isinstance(v, Variable):
+        yield v
+    elif isinstance(v, Module):
+        yield v
+        yield from v._walk(seen)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _walk_value(x, seen)
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _walk_value(x, seen)
+
+
+def _camel_to_snake(name):
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i:
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+_ = (dt, Tensor)
