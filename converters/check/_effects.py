@@ -123,6 +123,9 @@ class Effects:
 
     # -- traversal ---------------------------------------------------------
     def visit(self, node: ast.AST, ctx: _Ctx) -> None:
+        if isinstance(node, ast.expr):
+            self.expr(node, ctx)
+            return
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for sub in node.decorator_list + node.args.defaults + [d for d in node.args.kw_defaults if d]:
                 self.visit(sub, ctx)
@@ -196,20 +199,33 @@ class Effects:
         elif isinstance(node, ast.Delete):
             for t in node.targets:
                 self.target(t, ctx, node)
-        elif isinstance(node, ast.NamedExpr):
-            self.target(node.target, ctx, node)
-        elif isinstance(node, ast.Call):
-            self.call(node, ctx)
-        elif isinstance(node, (ast.Yield, ast.YieldFrom)):
-            if not self.yield_reported:
-                self.yield_reported = True
-                self.report(node, "AG401", (
-                    f"`yield` makes '{self.name}' a generator, which the converter leaves unconverted and a staged "
-                    f"function cannot express; return the values (stacked, or in a `tf.TensorArray`) instead."))
-        # Children: calls and yields anywhere below. Writes are reported only
-        # from their statements above, so visiting targets again is harmless.
+        # Children: statements recursively (nesting is bounded by the parser),
+        # expressions iteratively. Writes are reported only from their
+        # statements above, so walking targets again is harmless.
         for child in ast.iter_child_nodes(node):
             self.visit(child, ctx)
+
+    def expr(self, e: ast.expr, ctx: _Ctx) -> None:
+        """Calls, walrus targets and yields anywhere in an expression."""
+        stack = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Lambda):
+                stack.extend(node.args.defaults)
+                stack.extend(d for d in node.args.kw_defaults if d is not None)
+                continue
+            if isinstance(node, ast.NamedExpr):
+                self.target(node.target, ctx, node)
+            elif isinstance(node, ast.Call):
+                self.call(node, ctx)
+            elif isinstance(node, (ast.Yield, ast.YieldFrom)):
+                if not self.yield_reported:
+                    self.yield_reported = True
+                    self.report(node, "AG401", (
+                        f"`yield` makes '{self.name}' a generator, which the converter leaves unconverted and a "
+                        f"staged function cannot express; return the values (stacked, or in a `tf.TensorArray`) "
+                        f"instead."))
+            stack.extend(ast.iter_child_nodes(node))
 
     def _qual(self, e: ast.AST, last: str) -> bool:
         q = self.scope._qualify(e)

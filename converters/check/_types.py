@@ -72,6 +72,12 @@ class Classifier:
         return UNKNOWN if c == BOTTOM else c
 
     def classify(self, e: ast.AST) -> int:
+        try:
+            return self._classify(e)
+        except RecursionError:  # an absurdly deep expression: no opinion
+            return UNKNOWN
+
+    def _classify(self, e: ast.AST) -> int:
         if isinstance(e, ast.Constant):
             return PY
         if isinstance(e, ast.Name):
@@ -79,32 +85,37 @@ class Classifier:
         if isinstance(e, ast.Compare):
             if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in e.ops):
                 return PY
-            return combine(self.classify(x) for x in [e.left, *e.comparators])
+            return combine(self._classify(x) for x in [e.left, *e.comparators])
         if isinstance(e, ast.BoolOp):
-            return combine(self.classify(x) for x in e.values)
+            return combine(self._classify(x) for x in e.values)
         if isinstance(e, ast.BinOp):
-            return combine((self.classify(e.left), self.classify(e.right)))
+            operands = []
+            while isinstance(e, ast.BinOp):  # `a + b + c ...` nests to the left
+                operands.append(e.right)
+                e = e.left
+            operands.append(e)
+            return combine(self._classify(x) for x in operands)
         if isinstance(e, ast.UnaryOp):
-            return self.classify(e.operand)
+            return self._classify(e.operand)
         if isinstance(e, ast.IfExp):
-            return combine((self.classify(e.test), self.classify(e.body), self.classify(e.orelse)))
+            return combine((self._classify(e.test), self._classify(e.body), self._classify(e.orelse)))
         if isinstance(e, (ast.JoinedStr, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp,
                           ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)):
             return PY
         if isinstance(e, ast.NamedExpr):
-            return self.classify(e.value)
+            return self._classify(e.value)
         if isinstance(e, ast.Attribute):
             q = self.qualify(e)
             if q is not None:
                 return PY  # a module attribute: a function, a dtype, a class
             if e.attr in _STATIC_ATTRS:
                 return PY
-            base = self.classify(e.value)
+            base = self._classify(e.value)
             return TENSOR if base == TENSOR else (BOTTOM if base == BOTTOM else UNKNOWN)
         if isinstance(e, ast.Subscript):
             if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
                 return PY
-            base = self.classify(e.value)
+            base = self._classify(e.value)
             if base == TENSOR:
                 return TENSOR
             if isinstance(e.value, ast.Constant):
@@ -124,14 +135,14 @@ class Classifier:
                 return PY
             if f.id in _FOLLOW_CALLS:
                 args = [a.value if isinstance(a, ast.Starred) else a for a in e.args]
-                return combine(self.classify(a) for a in args) if args else PY
+                return combine(self._classify(a) for a in args) if args else PY
             return UNKNOWN
         if isinstance(f, ast.Attribute):
             if f.attr in _PY_METHODS:
                 return PY
             if f.attr == "numpy":
                 return PY
-            base = self.classify(f.value)
+            base = self._classify(f.value)
             if base == TENSOR:
                 return TENSOR
             if base == BOTTOM:

@@ -1,0 +1,55 @@
+"""AG204: `next()` on a Python iterator passed in as an argument."""
+import autograph_cli.tf as tf
+
+external_var = tf.Variable(0)
+
+
+@tf.function
+def buggy_consume_next_000(iterator):
+  # Seed 000: "This reuses the first value from the iterator".
+  external_var.assign_add(next(iterator))  # expect: AG204
+  tf.print("Value of external_var:", external_var)
+
+
+iterator = iter([0, 1, 2, 3])
+buggy_consume_next_000(iterator)
+
+
+@tf.function
+def buggy_consume_next(iterator):
+  # Seed 001.
+  tf.print("Value:", next(iterator))  # expect: AG204
+
+
+iterator = iter([1, 2, 3])
+buggy_consume_next(iterator)
+
+
+@tf.function
+def no_visible_caller(batches):
+  return next(batches)  # expect: AG204
+
+
+# ---- clean variants ---------------------------------------------------------
+
+@tf.function
+def good_consume_next(iterator):
+  # Seed 001: "This is ok, iterator is a tf.data.Iterator".
+  tf.print("Value:", next(iterator))
+
+
+ds = tf.data.Dataset.from_tensor_slices([1, 2, 3])
+iterator = iter(ds)
+good_consume_next(iterator)
+good_consume_next(iter(tf.data.Dataset.range(3)))
+
+
+@tf.function
+def annotated(iterator: tf.data.Iterator):
+  return next(iterator)
+
+
+@tf.function
+def local_iterator(xs):
+  it = iter([1, 2, 3])
+  return next(it)
