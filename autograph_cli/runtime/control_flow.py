@@ -1,0 +1,933 @@
+"""Staged control flow: cond, while and for loops, and the operators' backend.
+
+A staged conditional is one node (named `cond`) holding two blocks, a staged
+loop one node (named `while`; over a dataset `ReduceDataset`) holding its
+test and body blocks. The compiler turns them into Python `if`/`while`/`for`.
+"""
+from __future__ import annotations
+
+import builtins
+import re
+
+import numpy as np
+
+from . import dtypes as dt
+from . import nest
+from . import ops
+from .context import ctx
+from .errors import InvalidArgumentError, LoopVariableTypeError, OperatorNotAllowedInGraphError
+from .graph import Node
+from .shapes import TensorShape
+from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from .tensor_array import TensorArray, list_to_tensor_array
+
+__all__ = ["cond", "while_loop", "Backend", "BACKEND", "set_loop_options"]
+
+COND = ops.define("If", lambda i, a: [], None, emit=lambda *a: "")
+WHILE = ops.define("While", lambda i, a: [], None, emit=lambda *a: "")
+FOR = ops.define("For", lambda i, a: [], None, emit=lambda *a: "")
+REDUCE_DATASET = ops.define("ReduceDataset", lambda i, a: [], None, emit=lambda *a: "")
+
+
+def _assert_kernel(c, message):
+    if not c:
+        raise InvalidArgumentError(None, "Assert", message)
+    return None
+
+
+ASSERT = ops.define(
+    "Assert",
+    lambda i, a: [],
+    _assert_kernel,
+    effect=True,
+    emit=lambda n, a, bind: f"{bind(_assert_kernel)}({a[0]}, {bind(n.attrs['message'])})",
+)
+
+
+def _undefined():
+    try:
+        from autograph_cli.operators import UNDEFINED
+    except ImportError:  # pragma: no cover - operators always present
+        return None
+    return UNDEFINED
+
+
+_RETVAL = re.compile(r"^(retval_+|do_return_*|break_\d+_*|continue_\d+_*)$")
+
+
+def _is_generated(name):
+    return bool(_RETVAL.match(name))
+
+
+def _where(location):
+    if not location:
+        return ""
+    f, line = location
+    return f"{f}:{line}: "
+
+
+def _is_undefined(v):
+    u = _undefined()
+    return u is not None and v is u
+
+
+def _is_tensorish(v):
+    return isinstance(v, Tensor) or hasattr(v, "_as_tensor") and not isinstance(v, type)
+
+
+def _to_tensor(v, dtype=None):
+    if isinstance(v, Tensor):
+        return convert_to_tensor(v)
+    return convert_to_tensor(v, dtype=dtype)
+
+
+def _bool_pred(pred, what):
+    if not isinstance(pred, Tensor):
+        pred = convert_to_tensor(pred)
+    if pred.dtype is not dt.bool:
+        if pred.dtype.is_numeric:
+            pred = ops.not_equal(pred, 0)
+        else:
+            raise TypeError(f"the condition of {what} must be a bool tensor, got {pred.dtype.name}")
+    if pred.shape.rank not in (0, None):
+        raise ValueError(f"the condition of {what} must be a scalar, got shape {pred.shape}")
+    return pred
+
+
+def _region_effect(*blocks):
+    return any(n.effect for b in blocks if b is not None for n in b.nodes)
+
+
+def _zeros_for(t):
+    dims = t.shape.dims
+    if dims is None or any(d is None for d in dims):
+        shape = () if dims is None else tuple(0 if d is None else d for d in dims)
+    else:
+        shape = dims
+    if t.dtype is dt.string:
+        return convert_to_tensor(np.full(shape, b"", dtype=object) if shape else b"", dtype=dt.string)
+    if t.dtype is dt.variant:
+        return None
+    return convert_to_tensor(np.zeros(shape, t.dtype.np), dtype=t.dtype)
+
+
+# ================================================================== cond
+def _merge(name, a, b, location, branch_names=("if", "else")):
+    """Merge one state value from the two branches: returns (kind, payload):
+    ('same', value) or ('tensors', ta, tb, struct)."""
+    if a is b:
+        return ("same", a)
+    ua, ub = _is_undefined(a), _is_undefined(b)
+    if ua or ub:
+        other = b if ua else a
+        if _is_generated(name) and (_is_tensorish(other) or nest.is_nested(other)):
+            dummy = _dummy_like(other)
+            a, b = (dummy, b) if ua else (a, dummy)
+        else:
+            missing, present = (branch_names[0], branch_names[1]) if ua else (branch_names[1], branch_names[0])
+            raise ValueError(
+                f"{_where(location)}'{name}' must also be initialized in the {missing} branch: it is "
+                f"defined in the {present} branch and used after the conditional"
+            )
+    if a is None or b is None:
+        other = b if a is None else a
+        if _is_generated(name) and (_is_tensorish(other) or nest.is_nested(other)):
+            dummy = _dummy_like(other)
+            a, b = (dummy, b) if a is None else (a, dummy)
+        else:
+            raise ValueError(
+                f"{_where(location)}'{name}' is None in the {branch_names[0] if a is None else branch_names[1]} "
+                f"branch but a {type(other).__name__} in the other; a staged conditional must produce "
+                "values of the same type in both branches"
+            )
+    fa, fb = nest.flatten(a), nest.flatten(b)
+    if nest.structure_key(a) != nest.structure_key(b) or len(fa) != len(fb):
+        raise ValueError(
+            f"{_where(location)}'{name}' has a different structure in the two branches of the conditional: "
+            f"{_describe(a)} vs {_describe(b)}"
+        )
+    if all(x is y for x, y in zip(fa, fb)):
+        return ("same", a)
+    if not any(_is_tensorish(x) for x in fa + fb):
+        try:
+            if all(type(x) is type(y) and x == y for x, y in zip(fa, fb)):
+                return ("same", a)
+        except Exception:
+            pass
+    return ("tensors", fa, fb, a)
+
+
+def _dummy_like(v):
+    flat = nest.flatten(v)
+    out = []
+    for x in flat:
+        if isinstance(x, Tensor) or hasattr(x, "_as_tensor"):
+            t = x if isinstance(x, Tensor) else x._as_tensor()
+            out.append(_zeros_for(t))
+        else:
+            out.append(x)
+    return nest.pack_sequence_as(v, out)
+
+
+def _describe(v):
+    if isinstance(v, Tensor):
+        return f"a {v.dtype.name} tensor of shape {v.shape}"
+    return repr(v) if not isinstance(v, (list, tuple, dict)) else type(v).__name__
+
+
+def _leaf_pair(name, x, y, location, branch_names):
+    """Both leaves as tensors with the same dtype."""
+    if isinstance(x, TensorArray) or isinstance(y, TensorArray):
+        return x._handle, y._handle
+    xt = _is_tensorish(x)
+    yt = _is_tensorish(y)
+    try:
+        if xt and not yt:
+            x = _to_tensor(x)
+            y = convert_to_tensor(y, dtype=x.dtype)
+        elif yt and not xt:
+            y = _to_tensor(y)
+            x = convert_to_tensor(x, dtype=y.dtype)
+        else:
+            x = _to_tensor(x)
+            y = _to_tensor(y) if yt else convert_to_tensor(y, dtype=x.dtype)
+    except (TypeError, ValueError) as e:
+        raise TypeError(
+            f"{_where(location)}'{name}' has incompatible values in the two branches of the conditional: {e}"
+        ) from None
+    if x.dtype is not y.dtype:
+        raise TypeError(
+            f"{_where(location)}'{name}' has dtype {x.dtype.name} in the {branch_names[0]} branch, but dtype "
+            f"{y.dtype.name} in the {branch_names[1]} branch"
+        )
+    return x, y
+
+
+def staged_cond(pred, true_fn, false_fn, names, location=None):
+    """Trace both branches (functions returning one value per name) into a
+    `cond` node; returns the merged values."""
+    g = ctx.graph
+    pred = _bool_pred(pred, "an if statement")
+    if isinstance(pred, EagerTensor):
+        pred = g.capture(pred)
+    then_b = g.push_block("then")
+    try:
+        tv = true_fn()
+    finally:
+        g.pop_block(then_b)
+    else_b = g.push_block("else")
+    try:
+        ev = false_fn()
+    finally:
+        g.pop_block(else_b)
+    merged = []
+    for name, a, b in zip(names, tv, ev):
+        merged.append(_merge(name, a, b, location))
+    # convert leaves inside their own blocks
+    then_res, else_res, plan = [], [], []
+    for name, m in zip(names, merged):
+        if m[0] == "same":
+            plan.append(m)
+            continue
+        _, fa, fb, struct = m
+        start = len(then_res)
+        for x, y in zip(fa, fb):
+            if isinstance(x, TensorArray) or isinstance(y, TensorArray):
+                if not (isinstance(x, TensorArray) and isinstance(y, TensorArray)):
+                    raise ValueError(f"{_where(location)}'{name}' is a TensorArray in only one branch")
+                xt, yt = x._handle, y._handle
+            else:
+                g.block = then_b
+                try:
+                    if _is_tensorish(x):
+                        xt = _to_tensor(x)
+                    else:
+                        ydt = _to_tensor(y).dtype if isinstance(y, Tensor) or hasattr(y, "_as_tensor") else None
+                        try:
+                            xt = convert_to_tensor(x, dtype=ydt)
+                        except (TypeError, ValueError) as e:
+                            raise TypeError(f"{_where(location)}'{name}': {e}") from None
+                finally:
+                    g.block = then_b.parent
+                g.block = else_b
+                try:
+                    yt = _leaf_for(name, y, xt, location)
+                finally:
+                    g.block = else_b.parent
+            if xt.dtype is not yt.dtype:
+                raise TypeError(
+                    f"{_where(location)}'{name}' has dtype {xt.dtype.name} in the if branch, but dtype "
+                    f"{yt.dtype.name} in the else branch"
+                )
+            then_res.append(xt)
+            else_res.append(yt)
+        plan.append(("tensors", start, len(then_res), struct, fb))
+    then_b.results = then_res
+    else_b.results = else_res
+    node = Node(g.unique_name("cond"), COND, [pred], {}, g.block)
+    node.regions = (then_b, else_b)
+    node.effect = _region_effect(then_b, else_b)
+    node.location = location
+    node.outputs = [
+        SymbolicTensor(node, i, a.dtype, a.shape.most_specific_common_supertype(b.shape), g.block)
+        for i, (a, b) in enumerate(zip(then_res, else_res))
+    ]
+    g.block.nodes.append(node)
+    if node.effect:
+        g.has_effects = True
+    out = []
+    for p in plan:
+        if p[0] == "same":
+            out.append(p[1])
+        else:
+            _, s, e, struct, fb = p
+            leaves = node.outputs[s:e]
+            flat_struct = nest.flatten(struct)
+            packed = []
+            it = iter(leaves)
+            for x, y in zip(flat_struct, fb):
+                t = next(it)
+                if isinstance(x, TensorArray) or isinstance(y, TensorArray):
+                    ta = x if isinstance(x, TensorArray) else y
+                    other = y if ta is x else x
+                    es = ta._element_shape
+                    if isinstance(other, TensorArray) and other._element_shape.dims is not None:
+                        es = es.merge_with(other._element_shape) if es.is_compatible_with(other._element_shape) else TensorShape(None)
+                    packed.append(ta._with(t, es))
+                else:
+                    packed.append(t)
+            out.append(nest.pack_sequence_as(struct, packed))
+    return tuple(out)
+
+
+def _leaf_for(name, y, like, location):
+    """The else-branch leaf `y` as a tensor of `like`'s dtype."""
+    if _is_tensorish(y):
+        yt = _to_tensor(y)
+    else:
+        try:
+            yt = convert_to_tensor(y, dtype=like.dtype)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"{_where(location)}'{name}' is a {like.dtype.name} tensor in the if branch but "
+                f"{y!r} in the else branch"
+            ) from None
+    return yt
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """tf.cond: staged while tracing, plain Python on eager values."""
+    if ctx.graph is None or not isinstance(pred, SymbolicTensor):
+        if isinstance(pred, SymbolicTensor):
+            raise OperatorNotAllowedInGraphError("a symbolic predicate outside a trace")
+        return true_fn() if bool(pred) else (false_fn() if false_fn is not None else None)
+    res = staged_cond(pred, lambda: (true_fn(),), lambda: (false_fn() if false_fn else None,), ("cond_result",))
+    return res[0]
+
+
+# ================================================================== loops
+class _LoopFrame:
+    __slots__ = ("shape_invariants", "args")
+
+    def __init__(self, args):
+        self.shape_invariants = []
+        self.args = args
+
+
+_loop_frames: list = []
+
+
+def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None, shape_invariants=None):
+    """tf.autograph.experimental.set_loop_options, called inside a loop body."""
+    if _loop_frames and shape_invariants:
+        _loop_frames[-1].shape_invariants.extend(shape_invariants)
+
+
+def _prepare_loop_vars(names, values, location, kind):
+    """Loop-variable values made stageable: Python numbers -> tensors, Python
+    lists -> TensorArrays; undefined values are an error."""
+    out = []
+    for name, v in zip(names, values):
+        if _is_undefined(v):
+            raise ValueError(
+                f"{_where(location)}'{name}' must be defined before the loop: a staged {kind} loop may run "
+                "zero times, so every variable it changes and that is used afterwards needs a value first"
+            )
+        if isinstance(v, (bool, int, float, np.generic)) and not isinstance(v, type):
+            v = convert_to_tensor(v)
+        elif type(v) is list:
+            try:
+                v = list_to_tensor_array(v)
+            except (TypeError, ValueError):
+                pass
+        elif isinstance(v, EagerTensor):
+            v = ctx.graph.capture(v)
+        elif hasattr(v, "_as_tensor") and not isinstance(v, (Tensor, TensorArray)) and not _is_static_object(v):
+            v = v._as_tensor()
+        out.append(v)
+    return out
+
+
+def _is_static_object(v):
+    from .variables import Variable
+
+    return isinstance(v, Variable)
+
+
+def _flat_loop(values):
+    """Flatten loop values: tensor leaves (loop variables) and the rest."""
+    flat = nest.flatten(list(values))
+    return flat, [isinstance(x, SymbolicTensor) for x in flat]
+
+
+def _specs_for(flat, is_var, invariants):
+    specs = []
+    for x, v in zip(flat, is_var):
+        if v:
+            shape = invariants.get(id(x), x.shape)
+            specs.append((x.dtype, shape))
+    return specs
+
+
+def _pack_with_args(values, flat, is_var, args):
+    it = iter(args)
+    new_flat = [next(it) if v else x for x, v in zip(flat, is_var)]
+    return nest.pack_sequence_as(list(values), new_flat)
+
+
+def _check_body_outputs(names, init_values, out_values, flat, is_var, args, location):
+    """Validate the body's outputs against the loop variables; returns the
+    flat result tensors."""
+    results = []
+    try:
+        out_flat = nest.flatten(list(out_values))
+    except Exception:
+        out_flat = None
+    # per-variable checks give better messages
+    per_var_in = [nest.flatten(v) for v in init_values]
+    per_var_out = [nest.flatten(v) if not _is_undefined(v) else [v] for v in out_values]
+    k = 0
+    ai = iter(args)
+    for name, vin, vout, fin, fout in zip(names, init_values, out_values, per_var_in, per_var_out):
+        if _is_undefined(vout):
+            raise ValueError(f"{_where(location)}'{name}' is undefined at the end of the loop body")
+        if nest.structure_key(_strip_ta(vin)) != nest.structure_key(_strip_ta(vout)) or len(fin) != len(fout):
+            raise ValueError(
+                f"{_where(location)}'{name}' changes its structure in the loop: {_describe(vin)} before the "
+                f"loop, {_describe(vout)} after one iteration"
+            )
+        for x, y in zip(fin, fout):
+            var = is_var[k]
+            k += 1
+            if not var:
+                if x is y:
+                    continue
+                if x is None and _is_generated(name) and (_is_tensorish(y) or nest.is_nested(y)):
+                    continue  # a return value: traced again with a placeholder value
+                if isinstance(x, TensorArray) or isinstance(y, TensorArray):
+                    continue
+                try:
+                    same = type(x) is type(y) and not _is_tensorish(x) and x == y
+                except Exception:
+                    same = False
+                if same:
+                    continue
+                raise ValueError(
+                    f"{_where(location)}'{name}' is {_describe(x)} before the loop but {_describe(y)} after one "
+                    "iteration; a staged loop can only change tensors (initialize it with a tensor before the loop)"
+                )
+            arg = next(ai)
+            if isinstance(y, TensorArray):
+                y = y._handle
+            elif not isinstance(y, Tensor):
+                if y is None:
+                    raise ValueError(f"{_where(location)}'{name}' is a tensor before the loop but None after one iteration")
+                try:
+                    y = convert_to_tensor(y, dtype=arg.dtype)
+                except (TypeError, ValueError) as e:
+                    raise LoopVariableTypeError(
+                        None, "While", f"{_where(location)}'{name}' cannot stay a {arg.dtype.name} tensor in the loop: {e}"
+                    ) from None
+            elif isinstance(y, EagerTensor):
+                y = ctx.graph.capture(y)
+            if y.dtype is not arg.dtype:
+                raise LoopVariableTypeError(
+                    None,
+                    "While",
+                    f"{_where(location)}'{name}' has dtype {arg.dtype.name} before the loop, but dtype "
+                    f"{y.dtype.name} after one iteration",
+                )
+            if arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape):
+                raise ValueError(
+                    f"{_where(location)}'{name}' has shape {arg.shape} before the loop, but shape {y.shape} "
+                    "after one iteration. Use tf.autograph.experimental.set_loop_options to set shape "
+                    "invariants, or x.set_shape() inside the loop."
+                )
+            results.append(y)
+    return results
+
+
+def _strip_ta(v):
+    return v
+
+
+def _out_structs(init_values, out_values, flat, is_var, outputs):
+    """Loop outputs packed like the body's outputs (TensorArray metadata)."""
+    it = iter(outputs)
+    res = []
+    for vin, vout in zip(init_values, out_values):
+        fin = nest.flatten(vin)
+        fout = nest.flatten(vout) if not _is_undefined(vout) else fin
+        new = []
+        for x, y in zip(fin, fout):
+            if isinstance(x, SymbolicTensor) or isinstance(x, TensorArray):
+                t = next(it)
+                if isinstance(y, TensorArray):
+                    new.append(y._with(t))
+                elif isinstance(x, TensorArray):
+                    new.append(x._with(t))
+                else:
+                    new.append(t)
+            else:
+                new.append(x)
+        res.append(nest.pack_sequence_as(vin, new))
+    return res
+
+
+def _trace_loop(names, init_values, location, trace_regions, kind, invariants=None):
+    """Shared by while and for: returns (node-building info)."""
+    g = ctx.graph
+    invariants = dict(invariants or {})
+    values = list(init_values)
+    for attempt in range(3):
+        flat, is_var = _flat_loop(values)
+        specs = _specs_for(flat, is_var, invariants)
+        frame = _LoopFrame(None)
+        _loop_frames.append(frame)
+        try:
+            blocks, out_values, extra = trace_regions(values, flat, is_var, specs)
+        finally:
+            _loop_frames.pop()
+        retry = False
+        # shape invariants declared in the body
+        if frame.shape_invariants:
+            body_args = blocks[-1].args[extra:]
+            for tensor, shape in frame.shape_invariants:
+                for i, a in enumerate(body_args):
+                    if a is tensor:
+                        var_leaves = [x for x, v in zip(flat, is_var) if v]
+                        key = id(var_leaves[i])
+                        shape = TensorShape(shape)
+                        if invariants.get(key) != shape:
+                            invariants[key] = shape
+                            retry = True
+        # generated return values: None before the loop, a tensor inside
+        new_values = []
+        for name, v, o in zip(names, values, out_values):
+            if v is None and o is not None and not _is_undefined(o) and _is_generated(name) and (
+                _is_tensorish(o) or nest.is_nested(o)
+            ):
+                saved = g.block
+                g.block = blocks[0].parent
+                try:
+                    v = _dummy_like(o)
+                    v = nest.map_structure(lambda x: x if not isinstance(x, EagerTensor) else g.capture(x), v)
+                finally:
+                    g.block = saved
+                retry = True
+            new_values.append(v)
+        values = new_values
+        if not retry:
+            return values, flat, is_var, blocks, out_values, extra
+    return values, flat, is_var, blocks, out_values, extra
+
+
+def _initial_invariants(values, shape_invariants):
+    out = {}
+    for v, shape in shape_invariants or ():
+        for x in nest.flatten(values):
+            if x is v:
+                out[id(x)] = TensorShape(shape)
+    return out
+
+
+def staged_while(test_fn, body_fn, init_values, names, location=None, shape_invariants=None):
+    """test_fn(values) -> pred, body_fn(values) -> values."""
+    g = ctx.graph
+    values = _prepare_loop_vars(names, init_values, location, "while")
+    inv = _initial_invariants(values, shape_invariants)
+
+    def trace_regions(values, flat, is_var, specs):
+        cond_b = g.push_block("while_cond", specs)
+        try:
+            vals = _pack_with_args(values, flat, is_var, cond_b.args)
+            pred = _bool_pred(test_fn(vals), "a while loop")
+            if isinstance(pred, EagerTensor):
+                pred = g.capture(pred)
+            cond_b.results = [pred]
+        finally:
+            g.pop_block(cond_b)
+        body_b = g.push_block("while_body", specs)
+        try:
+            vals = _pack_with_args(values, flat, is_var, body_b.args)
+            out = body_fn(vals)
+            body_b.results = _check_body_outputs(names, vals, out, *_flat_loop(vals), body_b.args, location)
+        finally:
+            g.pop_block(body_b)
+        return (cond_b, body_b), out, 0
+
+    values, flat, is_var, (cond_b, body_b), out_values, _ = _trace_loop(names, values, location, trace_regions, "while", inv)
+    inits = [x for x, v in zip(flat, is_var) if v]
+    node = Node(g.unique_name("while"), WHILE, inits, {}, g.block)
+    node.regions = (cond_b, body_b)
+    node.effect = _region_effect(cond_b, body_b)
+    node.location = location
+    node.outputs = [SymbolicTensor(node, i, a.dtype, a.shape, g.block) for i, a in enumerate(body_b.args)]
+    g.block.nodes.append(node)
+    if node.effect:
+        g.has_effects = True
+    return _out_structs(values, out_values, flat, is_var, node.outputs)
+
+
+def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=None):
+    """Iterate a symbolic tensor (its first dimension) or a dataset.
+    extra_test_fn(values) -> pred or None; body_fn(item, values) -> values."""
+    from .data import Dataset
+
+    g = ctx.graph
+    values = _prepare_loop_vars(names, init_values, location, "for")
+    if isinstance(iterable, Dataset):
+        kind = "dataset"
+        src = g.constant(iterable, dt.variant, name="dataset")
+        item_specs_struct = iterable.element_spec
+        item_specs = [(s.dtype, s.shape) for s in nest.flatten(item_specs_struct)]
+    else:
+        kind = "tensor"
+        src = iterable
+        if src.shape.rank is None:
+            raise ValueError(f"{_where(location)}cannot iterate over a tensor of unknown rank")
+        if src.shape.rank == 0:
+            raise TypeError(f"{_where(location)}cannot iterate over a scalar tensor")
+        item_specs_struct = None
+        item_specs = [(src.dtype, TensorShape(src.shape.dims[1:]))]
+    n_item = len(item_specs)
+
+    def trace_regions(values, flat, is_var, specs):
+        extra_b = None
+        if extra_test_fn is not None:
+            extra_b = g.push_block("for_extra_test", specs)
+            try:
+                vals = _pack_with_args(values, flat, is_var, extra_b.args)
+                pred = _bool_pred(extra_test_fn(vals), "a for loop")
+                if isinstance(pred, EagerTensor):
+                    pred = g.capture(pred)
+                extra_b.results = [pred]
+            finally:
+                g.pop_block(extra_b)
+            if not _has_nodes_or_symbolic(extra_b):
+                c = extra_b.results[0].const
+                if c is not None and bool(c):
+                    extra_b = None
+        body_b = g.push_block("for_body", item_specs + specs)
+        try:
+            item_args = body_b.args[:n_item]
+            item = item_args[0] if item_specs_struct is None else nest.pack_sequence_as(item_specs_struct, item_args)
+            vals = _pack_with_args(values, flat, is_var, body_b.args[n_item:])
+            out = body_fn(item, vals)
+            body_b.results = _check_body_outputs(names, vals, out, *_flat_loop(vals), body_b.args[n_item:], location)
+        finally:
+            g.pop_block(body_b)
+        return (extra_b, body_b), out, n_item
+
+    values, flat, is_var, (extra_b, body_b), out_values, _ = _trace_loop(names, values, location, trace_regions, "for")
+    inits = [x for x, v in zip(flat, is_var) if v]
+    opdef = REDUCE_DATASET if kind == "dataset" else FOR
+    nname = "ReduceDataset" if kind == "dataset" else "while"
+    node = Node(g.unique_name(nname), opdef, [src] + inits, {"n_item": n_item, "dataset": kind == "dataset",
+                                                                "single_item": item_specs_struct is None}, g.block)
+    node.regions = (extra_b, body_b)
+    node.effect = _region_effect(extra_b, body_b)
+    node.location = location
+    node.outputs = [SymbolicTensor(node, i, a.dtype, a.shape, g.block) for i, a in enumerate(body_b.args[n_item:])]
+    g.block.nodes.append(node)
+    if node.effect:
+        g.has_effects = True
+    return _out_structs(values, out_values, flat, is_var, node.outputs)
+
+
+def _has_nodes_or_symbolic(block):
+    return bool(block.nodes) or any(isinstance(r, SymbolicTensor) and r.const is None for r in block.results)
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+               swap_memory=False, maximum_iterations=None, name=None, return_same_structure=True):
+    """tf.while_loop."""
+    single = not isinstance(loop_vars, (list, tuple))
+    lv = [loop_vars] if single else list(loop_vars)
+    if ctx.graph is None:
+        n = 0
+        while bool(cond(*lv)):
+            if maximum_iterations is not None and n >= maximum_iterations:
+                break
+            out = body(*lv)
+            lv = [out] if single else list(out) if isinstance(out, (list, tuple)) else [out]
+            n += 1
+        return lv[0] if single else type(loop_vars)(lv)
+    names = tuple(f"loop_var_{i}" for i in range(len(lv)))
+
+    def test_fn(vals):
+        return cond(*vals)
+
+    def body_fn(vals):
+        out = body(*vals)
+        if single:
+            return [out]
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
+    pairs = None
+    if shape_invariants is not None:
+        inv = [shape_invariants] if single else list(shape_invariants)
+        lv = _prepare_loop_vars(names, lv, None, "while")
+        pairs = [(v, s) for v, s in zip(lv, inv) if s is not None]
+    res = staged_while(test_fn, body_fn, lv, names, shape_invariants=pairs)
+    return res[0] if single else type(loop_vars)(res)
+
+
+
+
+# ================================================================ backend
+class Backend:
+    """The operators' backend for symbolic tensors, TensorArrays, datasets."""
+
+    def if_stmt(self, cond, body, orelse, state):
+        init = state.get()
+
+        def run(fn):
+            state.set(init)
+            if fn is not None:
+                fn()
+            return state.get()
+
+        try:
+            out = staged_cond(cond, lambda: run(body), lambda: run(orelse), state.names, state.location)
+        except BaseException:
+            state.set(init)
+            raise
+        state.set(out)
+
+    def if_exp(self, cond, true_fn, false_fn):
+        return staged_cond(cond, lambda: (true_fn(),), lambda: (false_fn(),), ("<if expression>",), None)[0]
+
+    def while_stmt(self, test, body, state, opts, first_cond):
+        if ctx.graph is None:
+            raise OperatorNotAllowedInGraphError("a staged loop condition outside a trace")
+
+        def test_fn(vals):
+            state.set(vals)
+            return test()
+
+        def body_fn(vals):
+            state.set(vals)
+            body()
+            return state.get()
+
+        init = state.get()
+        try:
+            out = staged_while(test_fn, body_fn, init, state.names, state.location,
+                               shape_invariants=(opts or {}).get("shape_invariants"))
+        except BaseException:
+            state.set(init)
+            raise
+        state.set(out)
+
+    def for_stmt(self, iterable, extra_test, body, state, opts):
+        from .data import Dataset
+
+        if ctx.graph is None or not isinstance(iterable, (SymbolicTensor, Dataset)):
+            # eager iteration (datasets outside a trace, TensorArrays ...)
+            for item in iterable:
+                body(item)
+                if extra_test is not None and not extra_test():
+                    break
+            return
+
+        def extra_fn(vals):
+            state.set(vals)
+            return extra_test()
+
+        def body_fn(item, vals):
+            state.set(vals)
+            body(item)
+            return state.get()
+
+        init = state.get()
+        try:
+            out = staged_for(iterable, extra_fn if extra_test is not None else None, body_fn, init, state.names,
+                             state.location)
+        except BaseException:
+            state.set(init)
+            raise
+        state.set(out)
+
+    def and_(self, value, rest_fns):
+        from autograph_cli import operators
+
+        first, more = rest_fns[0], rest_fns[1:]
+
+        def true_branch():
+            v = first()
+            if more:
+                v = operators.and_(v, *more)
+            return (v,)
+
+        return staged_cond(value, true_branch, lambda: (value,), ("<and expression>",))[0]
+
+    def or_(self, value, rest_fns):
+        from autograph_cli import operators
+
+        first, more = rest_fns[0], rest_fns[1:]
+
+        def false_branch():
+            v = first()
+            if more:
+                v = operators.or_(v, *more)
+            return (v,)
+
+        return staged_cond(value, lambda: (value,), false_branch, ("<or expression>",))[0]
+
+    def not_(self, value):
+        if value.dtype is not dt.bool:
+            return ops.equal(value, 0)
+        return ops.logical_not(value)
+
+    def assert_stmt(self, cond, msg_fn):
+        msg = "Assertion failed" if msg_fn is None else msg_fn()
+        if isinstance(msg, Tensor):
+            msg = str(msg)
+        c = _bool_pred(cond, "an assert statement")
+        ops.apply(ASSERT, [c], {"message": str(msg)})
+
+    def list_append(self, lst, value):
+        if not isinstance(lst, TensorArray):
+            lst.append(value)
+            return lst
+        if lst._dtype is None:
+            lst._dtype = convert_to_tensor(value).dtype
+        return lst.write(lst.size(), value)
+
+    def list_pop(self, lst, index):
+        if not isinstance(lst, TensorArray):
+            return lst, (lst.pop() if index is None else lst.pop(index))
+        raise NotImplementedError("pop from a list that became a TensorArray in a staged loop is not supported")
+
+    def staged_test_in_python_loop(self, kind, value, location):
+        raise OperatorNotAllowedInGraphError(
+            f"{_where(location)}this Python {kind} loop has a `break` or `return` that depends on a tensor "
+            f"({getattr(value, 'name', value)}): the loop runs in Python while tracing, so it cannot stop on a "
+            f"value known only when the graph runs. Make the loop itself staged: iterate over a tensor or a "
+            f"dataset (tf.range instead of range), or use a tensor loop condition (while tf.constant(True):)."
+        )
+
+    def builtin_overloads(self):
+        return {
+            builtins.range: _range,
+            builtins.len: _len,
+            builtins.int: _int,
+            builtins.float: _float,
+            builtins.abs: _abs,
+            builtins.max: _max,
+            builtins.min: _min,
+            builtins.sum: _sum,
+            builtins.enumerate: _enumerate,
+        }
+
+
+def _staged(x):
+    return isinstance(x, SymbolicTensor)
+
+
+def _range(*args):
+    if any(_staged(a) for a in args):
+        return ops.range(*args)
+    return builtins.range(*args)
+
+
+def _len(x):
+    if isinstance(x, SymbolicTensor):
+        d = x.shape.dims
+        if d is not None and d and d[0] is not None:
+            return d[0]
+        if d is not None and not d:
+            raise TypeError("len is not well defined for a scalar tensor")
+        return ops.shape(x)[0]
+    if isinstance(x, TensorArray) and not isinstance(x._handle, EagerTensor):
+        return x.size()
+    return builtins.len(x)
+
+
+def _int(x=0, *args):
+    if isinstance(x, SymbolicTensor):
+        return ops.cast(x, dt.int32)
+    return builtins.int(x, *args)
+
+
+def _float(x=0.0):
+    if isinstance(x, SymbolicTensor):
+        return ops.cast(x, dt.float32)
+    return builtins.float(x)
+
+
+def _abs(x):
+    if isinstance(x, SymbolicTensor):
+        return ops.abs(x)
+    return builtins.abs(x)
+
+
+def _max(*args, **kw):
+    if len(args) == 1 and _staged(args[0]) and not kw:
+        return ops.reduce_max(args[0])
+    if len(args) == 2 and not kw and (_staged(args[0]) or _staged(args[1])):
+        return ops.maximum(args[0], args[1])
+    return builtins.max(*args, **kw)
+
+
+def _min(*args, **kw):
+    if len(args) == 1 and _staged(args[0]) and not kw:
+        return ops.reduce_min(args[0])
+    if len(args) == 2 and not kw and (_staged(args[0]) or _staged(args[1])):
+        return ops.minimum(args[0], args[1])
+    return builtins.min(*args, **kw)
+
+
+def _sum(x, start=0):
+    if _staged(x):
+        s = ops.reduce_sum(x)
+        return s if (isinstance(start, int) and start == 0) else ops.add(s, start)
+    return builtins.sum(x, start)
+
+
+def _enumerate(x, start=0):
+    from .data import Dataset
+
+    if isinstance(x, Dataset):
+        return x.enumerate(start)
+    return builtins.enumerate(x, start)
+
+
+BACKEND = Backend()
+
+
+def register():
+    try:
+        from autograph_cli import operators
+    except ImportError:  # pragma: no cover
+        return
+    from .data import Dataset
+
+    operators.register_backend((SymbolicTensor, TensorArray, Dataset), BACKEND)
+    try:
+        from autograph_cli.operators import _calls
+
+        _calls.reset_overloads()
+    except (ImportError, AttributeError):
+        pass

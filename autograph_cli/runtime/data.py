@@ -1,0 +1,381 @@
+"""tf.data: Dataset pipelines iterated eagerly or inside staged loops."""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from . import dtypes as dt
+from . import nest
+from . import ops
+from .context import ctx
+from .errors import OutOfRangeError
+from .shapes import TensorShape, TensorSpec
+from .tensor import EagerTensor, Tensor, convert_to_tensor, to_numpy
+
+__all__ = ["Dataset", "Iterator"]
+
+
+def _spec_of(v):
+    return TensorSpec(v.shape, v.dtype)
+
+
+def _np_and_spec(x, dtype=None):
+    t = x if isinstance(x, Tensor) else convert_to_tensor(x, dtype=dtype) if ctx.graph is None else None
+    if t is None:
+        v, d = to_numpy(x, dtype)
+        return v, TensorSpec(TensorShape(np.shape(v)), d)
+    if not isinstance(t, EagerTensor):
+        raise TypeError("datasets are built from eager values (build them outside the function)")
+    return t._value, TensorSpec(t.shape, t.dtype)
+
+
+class Dataset:
+    """A re-iterable source of elements (nested structures of tensors)."""
+
+    def __init__(self, make_iter, element_spec):
+        self._make_iter = make_iter  # () -> iterator of flat numpy-value lists
+        self.element_spec = element_spec
+        self._nested = nest.is_nested(element_spec)
+
+    # runtime ----------------------------------------------------------------
+    def _flat_iter(self):
+        return self._make_iter()
+
+    def _iter_values(self):
+        if self._nested:
+            for flat in self._make_iter():
+                yield tuple(flat)
+        else:
+            for flat in self._make_iter():
+                yield flat[0]
+
+    def _wrap(self, flat):
+        specs = nest.flatten(self.element_spec)
+        ts = [EagerTensor(v, s.dtype) for v, s in zip(flat, specs)]
+        return nest.pack_sequence_as(self.element_spec, ts)
+
+    def __iter__(self):
+        if ctx.graph is not None:
+            return Iterator(self)
+        return (self._wrap(flat) for flat in self._make_iter())
+
+    def as_numpy_iterator(self):
+        for flat in self._make_iter():
+            specs = nest.flatten(self.element_spec)
+            yield nest.pack_sequence_as(self.element_spec, [np.asarray(v) if s.shape.rank else v for v, s in zip(flat, specs)])
+
+    def __repr__(self):
+        return f"<Dataset element_spec={self.element_spec!r}>"
+
+    # sources ------------------------------------------------------------------
+    @staticmethod
+    def range(*args, output_type=dt.int64):
+        r = builtins.range(*args)
+        t = dt.as_dtype(output_type)
+        vals = [t.np(i) for i in r]
+        return Dataset(lambda: ([v] for v in vals), TensorSpec([], t))
+
+    @staticmethod
+    def from_tensor_slices(tensors):
+        flat = nest.flatten(tensors)
+        pairs = [_np_and_spec(x) for x in flat]
+        arrays = [np.asarray(v) if not isinstance(v, bytes) else np.array([v], dtype=object) for v, _ in pairs]
+        n = arrays[0].shape[0] if arrays and arrays[0].ndim else 0
+        for a in arrays:
+            if a.ndim == 0 or a.shape[0] != n:
+                raise ValueError("Dimensions of all components must agree (and be at least rank 1)")
+        specs = [TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype) for _, s in pairs]
+        spec = nest.pack_sequence_as(tensors, specs)
+
+        def it():
+            for i in builtins.range(n):
+                yield [a[i] for a in arrays]
+
+        return Dataset(it, spec)
+
+    @staticmethod
+    def from_tensors(tensors):
+        flat = nest.flatten(tensors)
+        pairs = [_np_and_spec(x) for x in flat]
+        spec = nest.pack_sequence_as(tensors, [s for _, s in pairs])
+        vals = [v for v, _ in pairs]
+        return Dataset(lambda: iter([vals]), spec)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None):
+        if output_signature is not None:
+            spec = output_signature
+        else:
+            if output_types is None:
+                raise TypeError("from_generator needs output_types or output_signature")
+            types_flat = nest.flatten(output_types)
+            if output_shapes is None:
+                shapes_flat = [TensorShape(None)] * len(types_flat)
+            else:
+                shapes_flat = [TensorShape(s) for s in _flatten_shapes(output_shapes, output_types)]
+            spec = nest.pack_sequence_as(output_types, [TensorSpec(s, d) for s, d in zip(shapes_flat, types_flat)])
+        specs = nest.flatten(spec)
+
+        def it():
+            gen = generator(*(args or ()))
+            for elem in gen:
+                flat = nest.flatten(elem) if nest.is_nested(spec) else [elem]
+                if len(flat) != len(specs):
+                    raise TypeError(f"generator yielded an element that did not match the structure {spec!r}: {elem!r}")
+                yield [to_numpy(v, s.dtype)[0] if not isinstance(v, Tensor) else v._value for v, s in zip(flat, specs)]
+
+        return Dataset(it, spec)
+
+    # transformations -----------------------------------------------------------
+    def _function(self, fn):
+        from .function import Function
+
+        specs = self.element_spec
+        f = Function(fn if not isinstance(fn, Function) else fn.python_function)
+        args = tuple(specs) if isinstance(specs, tuple) else (specs,)
+        cf = f.get_concrete_function(*args)
+        return cf
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        cf = self._function(map_func)
+        src = self
+        out_flat = cf.outputs
+        spec = nest.pack_sequence_as(cf.structured_outputs, [TensorSpec(t.shape, t.dtype) for t in out_flat]) \
+            if nest.is_nested(cf.structured_outputs) else TensorSpec(out_flat[0].shape, out_flat[0].dtype)
+        fn = cf._fn
+
+        def it():
+            for flat in src._make_iter():
+                yield list(fn(*flat))
+
+        return Dataset(it, spec)
+
+    def filter(self, predicate, name=None):
+        cf = self._function(predicate)
+        src = self
+        fn = cf._fn
+
+        def it():
+            for flat in src._make_iter():
+                if fn(*flat)[0]:
+                    yield flat
+
+        return Dataset(it, self.element_spec)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+        src = self
+        n = int(batch_size)
+        specs = nest.flatten(self.element_spec)
+        new_specs = [TensorSpec(TensorShape([n if drop_remainder else None]) + s.shape, s.dtype) for s in specs]
+
+        def stack(items, s):
+            if s.dtype is dt.string:
+                out = np.empty(len(items), dtype=object)
+                out[:] = items
+                return out
+            return np.stack(items)
+
+        def it():
+            buf = []
+            for flat in src._make_iter():
+                buf.append(flat)
+                if len(buf) == n:
+                    yield [stack([b[i] for b in buf], s) for i, s in enumerate(specs)]
+                    buf = []
+            if buf and not drop_remainder:
+                yield [stack([b[i] for b in buf], s) for i, s in enumerate(specs)]
+
+        return Dataset(it, nest.pack_sequence_as(self.element_spec, new_specs))
+
+    def unbatch(self):
+        src = self
+        specs = nest.flatten(self.element_spec)
+
+        def it():
+            for flat in src._make_iter():
+                for i in builtins.range(len(flat[0])):
+                    yield [a[i] for a in flat]
+
+        return Dataset(it, nest.pack_sequence_as(self.element_spec, [TensorSpec(s.shape[1:], s.dtype) for s in specs]))
+
+    def repeat(self, count=None):
+        src = self
+
+        def it():
+            k = 0
+            while count is None or count < 0 or k < count:
+                any_ = False
+                for flat in src._make_iter():
+                    any_ = True
+                    yield flat
+                if not any_:
+                    return
+                k += 1
+
+        return Dataset(it, self.element_spec)
+
+    def take(self, count, name=None):
+        src = self
+
+        def it():
+            if count < 0:
+                yield from src._make_iter()
+                return
+            for i, flat in enumerate(src._make_iter()):
+                if i >= count:
+                    return
+                yield flat
+
+        return Dataset(it, self.element_spec)
+
+    def skip(self, count, name=None):
+        src = self
+
+        def it():
+            for i, flat in enumerate(src._make_iter()):
+                if i >= count:
+                    yield flat
+
+        return Dataset(it, self.element_spec)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
+        src = self
+        rng = ops._RandomState.generator(seed)
+
+        def it():
+            items = list(src._make_iter())
+            order = rng.permutation(len(items))
+            for i in order:
+                yield items[i]
+
+        return Dataset(it, self.element_spec)
+
+    def enumerate(self, start=0, name=None):
+        src = self
+
+        def it():
+            for i, flat in enumerate(src._make_iter(), start):
+                yield [np.int64(i)] + list(flat)
+
+        return Dataset(it, (TensorSpec([], dt.int64), self.element_spec))
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        if len(datasets) == 1 and isinstance(datasets[0], (tuple, list)):
+            datasets = tuple(datasets[0])
+
+        def it():
+            for parts in zip(*[d._make_iter() for d in datasets]):
+                out = []
+                for p in parts:
+                    out.extend(p)
+                yield out
+
+        return Dataset(it, tuple(d.element_spec for d in datasets))
+
+    def concatenate(self, other):
+        a, b = self, other
+
+        def it():
+            yield from a._make_iter()
+            yield from b._make_iter()
+
+        return Dataset(it, self.element_spec)
+
+    def prefetch(self, buffer_size, name=None):
+        return self
+
+    def cache(self, filename="", name=None):
+        return self
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        state = initial_state
+        if ctx.graph is None:
+            for elem in self:
+                state = reduce_func(state, elem)
+            return state
+        from autograph_cli.runtime.control_flow import staged_for
+
+        def body(item, vals):
+            return [reduce_func(vals[0], item)]
+
+        return staged_for(self, None, body, [state], ("state",))[0]
+
+    def cardinality(self):
+        n = sum(1 for _ in self._make_iter())
+        return convert_to_tensor(np.int64(n), dtype=dt.int64)
+
+    def __len__(self):
+        return sum(1 for _ in self._make_iter())
+
+
+def _flatten_shapes(shapes, types):
+    if nest.is_nested(types):
+        return [s for s in (shapes if isinstance(shapes, (list, tuple)) and len(shapes) == len(nest.flatten(types)) else nest.flatten(shapes))]
+    return [shapes]
+
+
+def _next_kernel(it):
+    return it._next_values()
+
+
+def _next_infer(inputs, attrs):
+    return [(s.dtype, s.shape) for s in nest.flatten(attrs["iterator"].element_spec)]
+
+
+def _next_emit(node, args, bind):
+    one = "[0]" if len(node.outputs) == 1 else ""
+    return f"{bind(node.attrs['iterator'])}._next_values(){one}"
+
+
+ITER_NEXT = ops.define("IteratorGetNext", _next_infer, None, emit=_next_emit, effect=True)
+
+
+class Iterator:
+    """iter(dataset): next() advances it eagerly, or at every call of a
+    function that traced `next(iterator)`."""
+
+    def __init__(self, dataset):
+        self._dataset = dataset
+        self._it = dataset._make_iter()
+        self.element_spec = dataset.element_spec
+
+    def _next_values(self):
+        try:
+            return tuple(next(self._it))
+        except StopIteration:
+            raise OutOfRangeError(None, "IteratorGetNext", "End of sequence") from None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if ctx.graph is not None:
+            outs = ops.apply(ITER_NEXT, [], {"iterator": self})
+            return nest.pack_sequence_as(self.element_spec, outs)
+        try:
+            flat = next(self._it)
+        except StopIteration:
+            raise
+        return self._dataset._wrap(flat)
+
+    def get_next(self):
+        try:
+            return next(self)
+        except StopIteration:
+            raise OutOfRangeError(None, "IteratorGetNext", "End of sequence") from None
+
+    def get_next_as_optional(self):
+        raise NotImplementedError
+
+
+ITER_NEXT.kernel = lambda iterator: (lambda v: v[0] if len(v) == 1 else v)(iterator._next_values())
+
+
+def _iter(ds):
+    return Iterator(ds)
+
+
+Dataset.__iter__ = lambda self: Iterator(self) if ctx.graph is not None else Iterator(self)
+_ = _spec_of
