@@ -331,10 +331,14 @@ def test_converted_sample_equals_original_on_python_values(sample, function, cal
 @pytest.mark.parametrize("name", SAMPLES)
 def test_to_code_output_runs_as_a_module(name):
     """The printed functional form is real code: executed as a module (with
-    PY_TF for tf), its functions give the originals' results."""
+    PY_TF for tf and the operators bound to ``ag__``, as ``to_graph`` binds
+    them), its functions give the originals' results."""
+    from autograph_cli import operators
+
     code = golden_path(name).read_text() if golden_path(name).exists() else to_code(name)
     original_ns = load_sample(name)
     ns = load_sample(name)
+    ns["ag__"] = operators
     exec(compile(code, sample_filename(name), "exec"), ns)
     ns["tf"] = PY_TF
     cases = [(f, calls) for s, f, calls in CASES if s == name]
