@@ -5,17 +5,27 @@ from __future__ import annotations
 import ast
 
 from converters.check._module import FuncInfo, ModuleInfo
-from converters.check._types import TENSOR, Classifier
+from converters.check._types import PY, Classifier
 
 
 class IteratorEvidence:
-    """Whether every call of a staged function in this module passes a tf.data
-    iterator (``iter(<dataset>)``) for a parameter. Without any call, no."""
+    """Where the module passes a plain Python iterator to a staged function.
+
+    ``next(param)`` is reported only on evidence: a call of the function
+    whose argument is ``iter(<a Python container>)``, a generator expression,
+    a call of a generator function of this module, or a name last assigned
+    one of those. A ``tf.data`` iterator (``iter(dataset)``) is the correct
+    idiom, and an argument of unknown origin is given the benefit of the doubt.
+    """
+
+    _ITER_BUILTINS = frozenset({"iter", "map", "filter", "zip", "enumerate", "reversed"})
 
     def __init__(self, module: ModuleInfo, classify: Classifier):
         self.module = module
         self.classify = classify
         self._calls: dict[str, list[ast.Call]] | None = None
+        self._assigns: dict[str, list[tuple[int, ast.expr]]] = {}
+        self._generators: set[str] = set()
 
     def _index(self) -> dict[str, list[ast.Call]]:
         if self._calls is None:
@@ -23,41 +33,69 @@ class IteratorEvidence:
             for n in ast.walk(self.module.tree):
                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
                     self._calls.setdefault(n.func.id, []).append(n)
+                elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                    self._assigns.setdefault(n.targets[0].id, []).append((n.lineno, n.value))
+                elif isinstance(n, ast.FunctionDef):
+                    if any(isinstance(x, (ast.Yield, ast.YieldFrom)) for x in ast.walk(n)):
+                        self._generators.add(n.name)
+            for values in self._assigns.values():
+                values.sort(key=lambda lv: lv[0])
         return self._calls
 
-    def __call__(self, fi: FuncInfo, param: str) -> bool:
+    def python_iterator_call(self, fi: FuncInfo, param: str) -> int | None:
+        """The line of a call that passes a Python iterator for ``param``, or None."""
         a = fi.node.args
         for p in a.posonlyargs + a.args + a.kwonlyargs:
             if p.arg == param and p.annotation is not None and self.module.is_tf(p.annotation):
-                return True
+                return None
         if fi.is_method:
-            return False
+            return None
         positional = [p.arg for p in a.posonlyargs + a.args]
         index = positional.index(param) if param in positional else None
-        calls = self._index().get(fi.node.name, [])
-        if not calls:
-            return False
-        for call in calls:
+        for call in self._index().get(fi.node.name, []):
             arg = None
             if index is not None and index < len(call.args):
                 arg = call.args[index]
             for kw in call.keywords:
                 if kw.arg == param:
                     arg = kw.value
-            if arg is None or not self._is_tf_iterator(arg, call.lineno):
-                return False
-        return True
+            if arg is not None and self._is_python_iterator(arg, call.lineno):
+                return call.lineno
+        return None
 
-    def _is_tf_iterator(self, e: ast.AST, line: int) -> bool:
-        if isinstance(e, ast.Name):
-            value = self.module.last_assign(e.id, line)
-            if value is None:
-                return False
-            e = value
-        if (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "iter"
-                and "iter" not in self.module.bound and len(e.args) == 1):
-            return self.classify(e.args[0]) == TENSOR
-        return self.classify(e) == TENSOR
+    def _last_assign(self, name: str, line: int) -> ast.expr | None:
+        found = None
+        for l, value in self._assigns.get(name, ()):
+            if l < line:
+                found = value
+        return found
+
+    def _is_python_iterator(self, e: ast.AST, line: int, depth: int = 0) -> bool:
+        if isinstance(e, ast.Name) and depth < 4:
+            value = self._last_assign(e.id, line)
+            return value is not None and self._is_python_iterator(value, line, depth + 1)
+        if isinstance(e, ast.GeneratorExp):
+            return True
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
+            name = e.func.id
+            if name in self._generators:
+                return True
+            if name in self._ITER_BUILTINS and name not in self.module.bound and e.args:
+                return all(self._is_python_container(x, line) for x in e.args)
+        return False
+
+    def _is_python_container(self, e: ast.AST, line: int, depth: int = 0) -> bool:
+        if isinstance(e, ast.Name) and depth < 4:
+            value = self._last_assign(e.id, line)
+            return value is not None and self._is_python_container(value, line, depth + 1)
+        if isinstance(e, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+                          ast.GeneratorExp, ast.Constant)):
+            return True
+        if isinstance(e, ast.BinOp):  # `[(1, 1)] * 3`
+            return self.classify(e) == PY
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
+            return e.func.id in ("range", "list", "tuple", "sorted", "dict", "set") and e.func.id not in self.module.bound
+        return False
 
 
 def recursion_reports(staged: list[tuple[FuncInfo, list]], report) -> None:

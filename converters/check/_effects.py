@@ -110,7 +110,7 @@ class Effects:
         self.scope = scope
         self.module = module
         self.report = report
-        self.iterator_evidence = iterator_evidence  # (FuncInfo, param name) -> bool (all callers pass tf iterators)
+        self.iterator_evidence = iterator_evidence  # (FuncInfo, param) -> line of a call passing a Python iterator
         self.fi = scope.fi
         self.name = scope.fi.node.name
         self.global_written: set[str] = set()
@@ -279,9 +279,10 @@ class Effects:
         if isinstance(f, ast.Name) and not scope._shadowed(f.id):
             if f.id == "next" and call.args and isinstance(call.args[0], ast.Name):
                 p = call.args[0].id
-                if p in scope.outer_params and not self.iterator_evidence(self.fi, p):
+                line = self.iterator_evidence(self.fi, p) if p in scope.outer_params else None
+                if line is not None:
                     self.report(call, "AG204", (
-                        f"`next({p})` advances a Python iterator passed in as an argument only while tracing, so "
+                        f"`next({p})` advances the Python iterator passed in at line {line} only while tracing, so "
                         f"later calls reuse the traced value; pass an iterator over a `tf.data.Dataset` instead."))
             elif f.id in ("locals", "exec", "eval") or (f.id == "vars" and not call.args):
                 self.report(call, "AG402", (

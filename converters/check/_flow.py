@@ -102,7 +102,8 @@ class Flow:
         self.tracked = scope.assigned  # parameters start defined and stay tracked only if rebound
         self.report = report
         self.reported: set = set()
-        self.frames: list[tuple[str, bool, ast.AST]] = []
+        self.frames: list[tuple] = []  # ("if", tensor, node, in_body) / ("loop", python, node)
+        self._dumps: dict[int, str] = {}
         self.loops: list[_Loop] = []
 
     def run(self) -> None:
@@ -117,6 +118,8 @@ class Flow:
             origin = state.get(name.id)
             if origin is not None and origin is not _ABSENT:
                 state[name.id] = None
+                if self._same_condition_holds(origin):
+                    continue
                 key = (name.id, id(origin[1]))
                 if key in self.reported:
                     continue
@@ -126,8 +129,26 @@ class Flow:
             if n in self.tracked:
                 state[n] = None
 
+    def _test_key(self, node: ast.If) -> str:
+        key = self._dumps.get(id(node))
+        if key is None:
+            key = self._dumps[id(node)] = ast.dump(node.test)
+        return key
+
+    def _same_condition_holds(self, origin) -> bool:
+        """A read guarded by the very test that defined the name (``if training:
+        mask = ...`` ... ``if training: x *= mask``) is not reported."""
+        if origin[0] != "AG101":
+            return False
+        node, polarity = origin[1], origin[2]
+        key = self._test_key(node)
+        for frame in self.frames:
+            if frame[0] == "if" and frame[2] is not node and frame[3] == polarity and self._test_key(frame[2]) == key:
+                return True
+        return False
+
     def _report_undefined(self, name: ast.Name, origin) -> None:
-        code, node = origin
+        code, node = origin[0], origin[1]
         v = name.id
         if code == "AG101":
             msg = (f"'{v}' is assigned in only some branches of the `if` at line {node.lineno}, whose condition "
@@ -245,11 +266,20 @@ class Flow:
     def _if(self, st: ast.If, state: dict) -> dict | None:
         self.read(st.test, state)
         c = self.cls(st.test)
-        self.frames.append(("if", c == TENSOR, st))
+        self.frames.append(("if", c == TENSOR, st, True))
         s1 = self.block(st.body, dict(state))
+        self.frames[-1] = ("if", c == TENSOR, st, False)
         s2 = self.block(st.orelse, dict(state))
         self.frames.pop()
-        return _join([s1, s2], ("AG101", st) if c != PY else None)
+        if c == PY:
+            return _join([s1, s2], None)
+        origin = ("AG101", st)
+        out = _join([s1, s2], origin)
+        if out is not None and s1 is not None and s2 is not None:
+            for k, v in out.items():
+                if v is origin:  # defined in one branch only: remember which
+                    out[k] = ("AG101", st, k in s1 and s1[k] is None)
+        return out
 
     def _loop(self, st, state: dict) -> dict | None:
         if isinstance(st, ast.While):
@@ -292,7 +322,7 @@ class Flow:
 
     def _check_exit(self, st: ast.stmt, kind: str) -> None:
         tensor_if = None
-        for frame_kind, flag, node in reversed(self.frames):
+        for frame_kind, flag, node, *_ in reversed(self.frames):
             if frame_kind == "if":
                 if flag and tensor_if is None:
                     tensor_if = node

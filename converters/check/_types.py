@@ -111,7 +111,9 @@ class Classifier:
             if e.attr in _STATIC_ATTRS:
                 return PY
             base = self._classify(e.value)
-            return TENSOR if base == TENSOR else (BOTTOM if base == BOTTOM else UNKNOWN)
+            # An attribute of a Python object (`self.use_bias`, `self.layers`)
+            # is taken for Python configuration.
+            return base if base in (TENSOR, BOTTOM, PY) else UNKNOWN
         if isinstance(e, ast.Subscript):
             if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
                 return PY

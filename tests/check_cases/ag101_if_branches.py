@@ -115,3 +115,38 @@ def used_only_in_lambda(x):
   if x > 0:
     y = x
   return lambda: y
+
+
+@tf.function
+def same_condition_guards_the_use(x, training):
+  if training:
+    mask = tf.ones_like(x)
+  x = x + 1
+  if training:
+    x = x * mask
+  return x
+
+
+@tf.function
+def same_condition_other_branch(x, training):
+  if training:
+    pass
+  else:
+    scale = 2.0
+  if training:
+    return x
+  else:
+    return x * scale
+
+
+class Dense:
+  @tf.function
+  def __call__(self, x):
+    # Attributes of `self` are taken for Python configuration.
+    if self.use_bias:
+      b = self.bias
+    for layer in self.layers:
+      out = layer(x)
+    if self.use_bias:
+      out = out + b
+    return out

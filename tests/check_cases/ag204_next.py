@@ -26,8 +26,27 @@ buggy_consume_next(iterator)
 
 
 @tf.function
-def no_visible_caller(batches):
+def step(batches):
   return next(batches)  # expect: AG204
+
+
+def train_loop(data):
+  batches = iter([1, 2, 3])
+  for _ in range(3):
+    step(batches)
+
+
+@tf.function
+def take(xs, n):
+  return next(xs) * n  # expect: AG204
+
+
+def numbers():
+  yield 1
+
+
+take((x * 2 for x in range(3)), 2)
+take(xs=numbers(), n=1)
 
 
 # ---- clean variants ---------------------------------------------------------
@@ -47,6 +66,22 @@ good_consume_next(iter(tf.data.Dataset.range(3)))
 @tf.function
 def annotated(iterator: tf.data.Iterator):
   return next(iterator)
+
+
+@tf.function
+def no_visible_caller(batches):
+  # An argument of unknown origin may well be a tf.data iterator.
+  return next(batches)
+
+
+@tf.function
+def distributed_step(iterator):
+  return next(iterator)
+
+
+def run(dataset):
+  it = iter(dataset)
+  distributed_step(it)
 
 
 @tf.function
