@@ -294,7 +294,13 @@ class Flow:
         origin = ("AG102", st) if c != PY else None
         loop = _Loop()
         self.loops.append(loop)
-        self.frames.append(("loop", c == PY, st))
+        # For AG103 a loop over `range(n)` counts as a Python loop unless `n` is
+        # certainly a tensor: a Python-int bound is what such code usually has.
+        python_loop = c == PY or (
+            not isinstance(st, ast.While) and c != TENSOR and isinstance(st.iter, ast.Call)
+            and isinstance(st.iter.func, ast.Name) and st.iter.func.id == "range"
+            and not self.scope._shadowed("range"))
+        self.frames.append(("loop", python_loop, st))
         end = self.block(st.body, body_state)
         self.frames.pop()
         self.loops.pop()
@@ -330,10 +336,12 @@ class Flow:
             # a loop
             if flag and tensor_if is not None:
                 kw = "for" if isinstance(node, (ast.For, ast.AsyncFor)) else "while"
+                what = "a Python loop" if self.cls(node.test if kw == "while" else node.iter) == PY else \
+                    "a Python loop unless its range is a tensor"
                 self.report(st, "AG103", (
-                    f"`{kind}` depends on the tensor condition at line {tensor_if.lineno}, inside the Python "
-                    f"`{kw}` loop at line {node.lineno}, which cannot stop on a tensor; iterate over `tf.range(...)` "
-                    f"or make the loop condition a tensor."))
+                    f"`{kind}` depends on the tensor condition at line {tensor_if.lineno}, but the `{kw}` loop at "
+                    f"line {node.lineno} is {what}, which cannot stop on a tensor; iterate over `tf.range(...)` or "
+                    f"make the loop condition a tensor."))
                 return
             if kind == "break":
                 return

@@ -51,6 +51,16 @@ def return_through_staged_loop(x):
   return x
 
 
+@tf.function
+def range_of_a_parameter(x, n):
+  # `n` is usually a Python int here; only `range(<tensor>)` becomes a staged loop.
+  for i in range(n):
+    if tf.reduce_all(x > 3):
+      break  # expect: AG103
+    x = x + 1
+  return x
+
+
 # ---- clean variants ---------------------------------------------------------
 
 @tf.function
@@ -105,5 +115,14 @@ def tensor_continue():
 def unknown_condition(x):
   for i in range(5):
     if x > i:  # may be a Python value: not reported
+      break
+  return x
+
+
+@tf.function
+def range_of_a_tensor(x):
+  n = tf.size(x)
+  for i in range(n):  # AutoGraph stages `range(<tensor>)` like `tf.range`
+    if tf.equal(x[i], 0):
       break
   return x
