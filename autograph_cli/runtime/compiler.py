@@ -162,7 +162,7 @@ def _emit_while(em, node, indent):
     inits = [em.ref(t) for t in node.inputs]
     names = _loop_var_names(em, (cond_b, body_b), len(inits))
     if names:
-        em.lines.append(f"{pad}{', '.join(names)} = {', '.join(inits)}{',' if len(inits) == 1 else ''}")
+        em.lines.append(f"{pad}{', '.join(names)} = {', '.join(inits)}")
     test_lines, test = _emit_test(em, cond_b, indent + 1)
     if not test_lines:
         em.lines.append(f"{pad}while {test}:")
@@ -199,7 +199,7 @@ def _emit_for(em, node, indent):
     for a, name in zip(body_b.args[:n_item], items):
         em.names[id(a)] = name
     if names:
-        em.lines.append(f"{pad}{', '.join(names)} = {', '.join(inits)}{',' if len(inits) == 1 else ''}")
+        em.lines.append(f"{pad}{', '.join(names)} = {', '.join(inits)}")
     src = em.ref(iterable)
     if node.attrs.get("dataset"):
         src = f"{src}._iter_values()"

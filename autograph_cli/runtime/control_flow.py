@@ -457,7 +457,10 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
                     f"{_where(location)}'{name}' has dtype {arg.dtype.name} before the loop, but dtype "
                     f"{y.dtype.name} after one iteration",
                 )
-            if arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape):
+            if arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape) and y.shape.is_compatible_with(arg.shape):
+                # less specific but compatible (unknown dims): relax the loop variable and trace again
+                _relax_requests.append((k - 1, arg.shape.most_specific_common_supertype(y.shape)))
+            elif arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape):
                 raise ValueError(
                     f"{_where(location)}'{name}' has shape {arg.shape} before the loop, but shape {y.shape} "
                     "after one iteration. Use tf.autograph.experimental.set_loop_options to set shape "
@@ -465,6 +468,9 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
                 )
             results.append(y)
     return results
+
+
+_relax_requests: list = []
 
 
 def _strip_ta(v):
@@ -504,11 +510,20 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
         specs = _specs_for(flat, is_var, invariants)
         frame = _LoopFrame(None)
         _loop_frames.append(frame)
+        del _relax_requests[:]
         try:
             blocks, out_values, extra = trace_regions(values, flat, is_var, specs)
         finally:
             _loop_frames.pop()
         retry = False
+        var_leaves = [x for x, v in zip(flat, is_var) if v]
+        flat_index = [i for i, v in enumerate(is_var) if v]
+        while _relax_requests:
+            k, shape = _relax_requests.pop()
+            leaf = flat[k]
+            if invariants.get(id(leaf)) != shape:
+                invariants[id(leaf)] = shape
+                retry = True
         # shape invariants declared in the body
         if frame.shape_invariants:
             body_args = blocks[-1].args[extra:]

@@ -160,11 +160,11 @@ class ConcreteFunction:
         self.variables = tuple(graph.variables)
 
     # calling ----------------------------------------------------------------
-    def _run(self, values):
+    def _run(self, values, tensors=None):
         if ctx.tapes:
             from .gradients import interpret_graph
 
-            return interpret_graph(self, values)
+            return interpret_graph(self, values, tensors)
         try:
             outs = self._fn(*values)
         except (IndexError, ZeroDivisionError) as e:
@@ -180,6 +180,10 @@ class ConcreteFunction:
 
     def _call_canonical(self, args):
         pos = self._simple_positions
+        if pos is not None and ctx.tapes:
+            tensors = [args[i] if type(args[i]) is EagerTensor else None for i in pos]
+            values = [a._value if a is not None else _as_value(args[i], self._arg_values[i]) for a, i in zip(tensors, pos)]
+            return self._run(values, tensors)
         if pos is not None:
             values = []
             for i in pos:

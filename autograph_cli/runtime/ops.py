@@ -45,7 +45,7 @@ def define(name, infer, kernel=None, expr=None, emit=None, effect=False, nofold=
         nargs = 0
         while "{%d}" % nargs in expr:
             nargs += 1
-        names = [f"a{i}" for i in range(nargs)]
+        names = [f"a{i}" for i in builtins.range(nargs)]
         if kernel is None:
             kernel = eval(f"lambda {', '.join(names)}: {expr.format(*names)}", {"np": np})  # noqa: S307
 
@@ -281,9 +281,9 @@ def _logical_infer(opname):
     return infer
 
 
-LAND = define("LogicalAnd", _logical_infer("LogicalAnd"), expr="np.logical_and({0}, {1})")
-LOR = define("LogicalOr", _logical_infer("LogicalOr"), expr="np.logical_or({0}, {1})")
-LNOT = define("LogicalNot", _logical_infer("LogicalNot"), expr="np.logical_not({0})")
+LAND = define("LogicalAnd", _logical_infer("LogicalAnd"), expr="{0} & {1}")
+LOR = define("LogicalOr", _logical_infer("LogicalOr"), expr="{0} | {1}")
+LNOT = define("LogicalNot", _logical_infer("LogicalNot"), expr="~{0}")
 BAND = define("BitwiseAnd", _binary_infer("BitwiseAnd"), expr="{0} & {1}")
 BOR = define("BitwiseOr", _binary_infer("BitwiseOr"), expr="{0} | {1}")
 BXOR = define("BitwiseXor", _binary_infer("BitwiseXor"), expr="{0} ^ {1}")
@@ -806,7 +806,7 @@ def _range_infer(inputs, attrs):
         vals = [t._value if isinstance(t, EagerTensor) else t.const for t in inputs]
         if vals[2] == 0:
             raise InvalidArgumentError(None, "Range", "Requires delta != 0")
-        n = len(range(int(vals[0]), int(vals[1]), int(vals[2]))) if s.dtype.is_integer else int(
+        n = len(builtins.range(int(vals[0]), int(vals[1]), int(vals[2]))) if s.dtype.is_integer else int(
             max(0, np.ceil((vals[1] - vals[0]) / vals[2]))
         )
     return [(s.dtype, TensorShape([n]))]

@@ -1,0 +1,230 @@
+"""A TensorFlow-compatible namespace over autograph_cli's numpy runtime.
+
+``import autograph_cli.tf as tf`` and the seed documents' examples run as
+written (Keras, SavedModel and devices aside).
+"""
+from __future__ import annotations
+
+import types as _types
+
+from autograph_cli.runtime import dtypes as _dt
+from autograph_cli.runtime import ops as _ops
+from autograph_cli.runtime import errors as _errors
+from autograph_cli.runtime.context import executing_eagerly
+from autograph_cli.runtime.control_flow import cond, while_loop, set_loop_options as _set_loop_options
+from autograph_cli.runtime.data import Dataset as _Dataset, Iterator as _Iterator
+from autograph_cli.runtime.effects import print_ as print, py_function  # noqa: A001
+from autograph_cli.runtime.function import Function as _Function, TraceType as _TraceType
+from autograph_cli.runtime.function import function, run_functions_eagerly as _rfe, functions_run_eagerly as _fre
+from autograph_cli.runtime.gradients import GradientTape
+from autograph_cli.runtime.shapes import TensorShape, TensorSpec
+from autograph_cli.runtime.tensor import Tensor, constant, convert_to_tensor, is_tensor
+from autograph_cli.runtime.tensor_array import TensorArray
+from autograph_cli.runtime.variables import Module, Variable, init_scope
+
+__version__ = "2.21.0-autograph_cli"
+
+# dtypes ---------------------------------------------------------------------
+DType = _dt.DType
+as_dtype = _dt.as_dtype
+bool = _dt.bool  # noqa: A001
+int8 = _dt.int8
+int16 = _dt.int16
+int32 = _dt.int32
+int64 = _dt.int64
+uint8 = _dt.uint8
+float16 = _dt.float16
+float32 = _dt.float32
+float64 = _dt.float64
+half = _dt.float16
+double = _dt.float64
+string = _dt.string
+variant = _dt.variant
+dtypes = _types.SimpleNamespace(
+    DType=DType, as_dtype=as_dtype, bool=bool, int8=int8, int16=int16, int32=int32, int64=int64, uint8=uint8,
+    float16=float16, float32=float32, float64=float64, half=half, double=double, string=string,
+)
+newaxis = None
+
+# ops --------------------------------------------------------------------------
+add = _ops.add
+subtract = _ops.subtract
+multiply = _ops.multiply
+divide = _ops.truediv
+truediv = _ops.truediv
+floordiv = _ops.floordiv
+pow = _ops.pow  # noqa: A001
+maximum = _ops.maximum
+minimum = _ops.minimum
+equal = _ops.equal
+not_equal = _ops.not_equal
+less = _ops.less
+less_equal = _ops.less_equal
+greater = _ops.greater
+greater_equal = _ops.greater_equal
+logical_and = _ops.logical_and
+logical_or = _ops.logical_or
+logical_not = _ops.logical_not
+abs = _ops.abs  # noqa: A001
+negative = _ops.negative
+sign = _ops.sign
+square = _ops.square
+sqrt = _ops.sqrt
+exp = _ops.exp
+tanh = _ops.tanh
+sigmoid = _ops.sigmoid
+sin = _ops.sin
+cos = _ops.cos
+round = _ops.round  # noqa: A001
+matmul = _ops.matmul
+cast = _ops.cast
+reduce_sum = _ops.reduce_sum
+reduce_mean = _ops.reduce_mean
+reduce_max = _ops.reduce_max
+reduce_min = _ops.reduce_min
+reduce_prod = _ops.reduce_prod
+reduce_any = _ops.reduce_any
+reduce_all = _ops.reduce_all
+argmax = _ops.argmax
+argmin = _ops.argmin
+where = _ops.where
+reshape = _ops.reshape
+transpose = _ops.transpose
+concat = _ops.concat
+stack = _ops.stack
+unstack = _ops.unstack
+expand_dims = _ops.expand_dims
+squeeze = _ops.squeeze
+tile = _ops.tile
+gather = _ops.gather
+shape = _ops.shape
+size = _ops.size
+rank = _ops.rank
+range = _ops.range  # noqa: A001
+fill = _ops.fill
+zeros = _ops.zeros
+ones = _ops.ones
+zeros_like = _ops.zeros_like
+ones_like = _ops.ones_like
+eye = _ops.eye
+one_hot = _ops.one_hot
+identity = _ops.identity
+ensure_shape = _ops.ensure_shape
+add_n = _ops.add_n
+cumsum = _ops.cumsum
+
+math = _types.SimpleNamespace(
+    add=add, subtract=subtract, multiply=multiply, divide=divide, truediv=truediv, floordiv=floordiv,
+    floormod=_ops.floormod, mod=_ops.floormod, pow=pow, maximum=maximum, minimum=minimum, equal=equal,
+    not_equal=not_equal, less=less, less_equal=less_equal, greater=greater, greater_equal=greater_equal,
+    logical_and=logical_and, logical_or=logical_or, logical_not=logical_not, logical_xor=_ops.logical_xor,
+    abs=abs, negative=negative, sign=sign, square=square, sqrt=sqrt, rsqrt=_ops.rsqrt, exp=exp, log=_ops.log,
+    tanh=tanh, sigmoid=sigmoid, sin=sin, cos=cos, floor=_ops.floor, ceil=_ops.ceil, round=round,
+    reciprocal=_ops.reciprocal, reduce_sum=reduce_sum, reduce_mean=reduce_mean, reduce_max=reduce_max,
+    reduce_min=reduce_min, reduce_prod=reduce_prod, reduce_any=reduce_any, reduce_all=reduce_all,
+    argmax=argmax, argmin=argmin, cumsum=cumsum, squared_difference=_ops.squared_difference, add_n=add_n,
+    softplus=_ops.softplus,
+)
+nn = _types.SimpleNamespace(relu=_ops.relu, sigmoid=sigmoid, tanh=tanh, dropout=_ops.dropout, softplus=_ops.softplus)
+strings = _types.SimpleNamespace(join=_ops.string_join, as_string=_ops.as_string)
+
+
+def _set_seed(seed):
+    _ops.set_random_seed(seed)
+
+
+random = _types.SimpleNamespace(uniform=_ops.random_uniform, normal=_ops.random_normal, set_seed=_set_seed)
+
+# errors, config, types ----------------------------------------------------------
+errors = _types.SimpleNamespace(
+    OpError=_errors.OpError,
+    InvalidArgumentError=_errors.InvalidArgumentError,
+    OutOfRangeError=_errors.OutOfRangeError,
+    NotFoundError=_errors.NotFoundError,
+    UnimplementedError=_errors.UnimplementedError,
+    OperatorNotAllowedInGraphError=_errors.OperatorNotAllowedInGraphError,
+)
+config = _types.SimpleNamespace(run_functions_eagerly=_rfe, functions_run_eagerly=_fre)
+types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(TraceType=_TraceType, GenericFunction=_Function))
+data = _types.SimpleNamespace(Dataset=_Dataset, Iterator=_Iterator)
+
+
+def _debug_assert(cond_fn):
+    def check(x, y=None, message=None, summarize=None, name=None):
+        from autograph_cli.runtime.control_flow import BACKEND
+
+        c = cond_fn(x, y) if y is not None else cond_fn(x)
+        from autograph_cli.runtime.tensor import SymbolicTensor
+
+        if isinstance(c, SymbolicTensor):
+            BACKEND.assert_stmt(reduce_all(c), (lambda: message) if message else None)
+        elif not bool(reduce_all(c)):
+            raise _errors.InvalidArgumentError(None, "Assert", message or "assertion failed")
+
+    return check
+
+
+debugging = _types.SimpleNamespace(
+    assert_equal=_debug_assert(equal),
+    assert_greater=_debug_assert(greater),
+    assert_less=_debug_assert(less),
+    assert_positive=_debug_assert(lambda x: greater(x, 0)),
+    set_log_device_placement=lambda flag: None,
+    enable_check_numerics=lambda: None,
+)
+
+
+# autograph ------------------------------------------------------------------------
+class _Feature:
+    ALL = "ALL"
+    AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
+    ASSERT_STATEMENTS = "ASSERT_STATEMENTS"
+    BUILTIN_FUNCTIONS = "BUILTIN_FUNCTIONS"
+    EQUALITY_OPERATORS = "EQUALITY_OPERATORS"
+    LISTS = "LISTS"
+    NAME_SCOPES = "NAME_SCOPES"
+
+
+def _to_code(entity, recursive=True, experimental_optional_features=None):
+    from autograph_cli import api
+
+    return api.to_code(getattr(entity, "python_function", entity))
+
+
+def _to_graph(entity, recursive=True, experimental_optional_features=None):
+    from autograph_cli import api
+
+    return api.to_graph(getattr(entity, "python_function", entity))
+
+
+def _do_not_convert(func=None):
+    from autograph_cli import api
+
+    return api.do_not_convert(func)
+
+
+_verbosity = [0]
+
+
+def _set_verbosity(level, alsologtostdout=False):
+    _verbosity[0] = level
+
+
+autograph = _types.SimpleNamespace(
+    to_code=_to_code,
+    to_graph=_to_graph,
+    do_not_convert=_do_not_convert,
+    set_verbosity=_set_verbosity,
+    experimental=_types.SimpleNamespace(set_loop_options=_set_loop_options, Feature=_Feature,
+                                        do_not_convert=_do_not_convert),
+)
+
+
+def _to_float(x, name=None):
+    return cast(x, float32)
+
+
+compat = _types.SimpleNamespace(v1=_types.SimpleNamespace(
+    to_float=_to_float,
+    assign=lambda ref, value: ref.assign(value),
+))
