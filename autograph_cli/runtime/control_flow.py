@@ -55,6 +55,9 @@ def _undefined():
 _RETVAL = re.compile(r"^(retval_+|do_return_*|break_\d+_*|continue_\d+_*)$")
 
 
+_BREAK_FLAG = re.compile(r"^break_\d+_*$")
+
+
 def _is_generated(name):
     return bool(_RETVAL.match(name))
 
@@ -626,6 +629,7 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
         item_specs_struct = None
         item_specs = [(src.dtype, TensorShape(src.shape.dims[1:]))]
     n_item = len(item_specs)
+    nested_item = item_specs_struct is not None and nest.is_nested(item_specs_struct)
 
     def trace_regions(values, flat, is_var, specs):
         extra_b = None
@@ -646,7 +650,7 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
         body_b = g.push_block("for_body", item_specs + specs)
         try:
             item_args = body_b.args[:n_item]
-            item = item_args[0] if item_specs_struct is None else nest.pack_sequence_as(item_specs_struct, item_args)
+            item = item_args[0] if not nested_item else nest.pack_sequence_as(item_specs_struct, item_args)
             vals = _pack_with_args(values, flat, is_var, body_b.args[n_item:])
             out = body_fn(item, vals)
             body_b.results = _check_body_outputs(names, vals, out, *_flat_loop(vals), body_b.args[n_item:], location)
@@ -659,7 +663,7 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
     opdef = REDUCE_DATASET if kind == "dataset" else FOR
     nname = "ReduceDataset" if kind == "dataset" else "while"
     node = Node(g.unique_name(nname), opdef, [src] + inits, {"n_item": n_item, "dataset": kind == "dataset",
-                                                                "single_item": item_specs_struct is None}, g.block)
+                                                                "single_item": not nested_item}, g.block)
     node.regions = (extra_b, body_b)
     node.effect = _region_effect(extra_b, body_b)
     node.location = location
@@ -747,6 +751,11 @@ class Backend:
             return state.get()
 
         init = state.get()
+        for name, v in zip(state.names, init):
+            # a break flag is False (Python) when a loop starts; staged here
+            # means the loop already ran in Python and a tensor broke it
+            if _BREAK_FLAG.match(name) and isinstance(v, SymbolicTensor):
+                self.staged_test_in_python_loop("while", first_cond, state.location)
         try:
             out = staged_while(test_fn, body_fn, init, state.names, state.location,
                                shape_invariants=(opts or {}).get("shape_invariants"))

@@ -54,7 +54,7 @@ def _read_kernel(h, i, elem_shape, dtype):
 
 
 def _fill_missing(h, elem_shape, dtype):
-    if any(v is None for v in h):
+    if None in map(_is_none, h):
         if not elem_shape.is_fully_defined():
             known = next((v for v in h if v is not None), None)
             if known is None:
@@ -64,6 +64,10 @@ def _fill_missing(h, elem_shape, dtype):
             shape = elem_shape.dims
         return [np.zeros(shape, dtype.np) if v is None else v for v in h]
     return h
+
+
+def _is_none(v):
+    return v is None
 
 
 def _stack_kernel(h, elem_shape, dtype):
@@ -89,7 +93,7 @@ def _stack_emit(node, args, bind):
     es = node.attrs["elem_shape"]
     if node.attrs["dtype"] is dt.string:
         return f"{bind(_stack_kernel)}({args[0]}, {bind(es)}, {bind(node.attrs['dtype'])})"
-    return f"({bind(np.stack)}({args[0]}) if {args[0]} and None not in {args[0]} else {bind(_stack_kernel)}({args[0]}, {bind(es)}, {bind(node.attrs['dtype'])}))"
+    return f"{bind(_stack_kernel)}({args[0]}, {bind(es)}, {bind(node.attrs['dtype'])})"
 
 
 TA_NEW = ops.define("TensorArrayV3", lambda i, a: _H, _new_kernel, nofold=True,
