@@ -120,6 +120,30 @@ def test_samples_are_clean(path):
     assert [str(d) for d in check_source(source, str(path))] == []
 
 
+# -- the checker agrees with the runtime --------------------------------------
+
+def test_reported_functions_fail_in_the_runtime_and_the_others_run():
+    import importlib.util
+    path = CASES / "runtime_agreement.py"
+    source = path.read_text(encoding="utf-8")
+    spans = {f.qualname: (f.node.lineno, f.node.end_lineno) for f in scan_module(ast.parse(source)).functions
+             if f.staged}
+    reported = {q for q, (a, b) in spans.items() for d in check_source(source, path.name) if a <= d.line <= b}
+    spec = importlib.util.spec_from_file_location("_check_runtime_agreement", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert set(module.CALLS) == set(spans)
+    assert reported and reported != set(spans)
+    outcome = {}
+    for name, call in module.CALLS.items():
+        try:
+            call()
+            outcome[name] = False
+        except Exception:  # the runtime's own errors: ValueError, TypeError, RecursionError ...
+            outcome[name] = True
+    assert {name for name, failed in outcome.items() if failed} == reported
+
+
 # -- the API the CLI uses ----------------------------------------------------
 
 BUGGY = """\
