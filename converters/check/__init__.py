@@ -50,6 +50,8 @@ def check_source(source: str, filename: str, *, select: set[str] | None = None,
         raise ConversionError(filename, 1, 1, "the code is nested too deeply to parse") from None
     except ValueError as e:  # e.g. "source code string cannot contain null bytes"
         raise ConversionError(filename, 1, 1, str(e)) from None
+    if not staged and "function" not in source:
+        return []  # nothing can be staged: no decorator, no `tf.function(f)`
     lines = source.splitlines()
     raw: list[tuple[int, int, str, str]] = []
 

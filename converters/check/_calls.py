@@ -6,6 +6,7 @@ import ast
 
 from converters.check._module import FuncInfo, ModuleInfo
 from converters.check._types import PY, Classifier
+from converters.check._walk import walk
 
 
 class IteratorEvidence:
@@ -30,16 +31,18 @@ class IteratorEvidence:
     def _index(self) -> dict[str, list[ast.Call]]:
         if self._calls is None:
             self._calls = {}
-            for n in ast.walk(self.module.tree):
+            for n in walk(self.module.tree):
                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
                     self._calls.setdefault(n.func.id, []).append(n)
                 elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                     self._assigns.setdefault(n.targets[0].id, []).append((n.lineno, n.value))
                 elif isinstance(n, ast.FunctionDef):
-                    if any(isinstance(x, (ast.Yield, ast.YieldFrom)) for x in ast.walk(n)):
+                    if any(isinstance(x, (ast.Yield, ast.YieldFrom)) for x in walk(n)):
                         self._generators.add(n.name)
             for values in self._assigns.values():
                 values.sort(key=lambda lv: lv[0])
+            for calls in self._calls.values():
+                calls.sort(key=lambda c: (c.lineno, c.col_offset))
         return self._calls
 
     def python_iterator_call(self, fi: FuncInfo, param: str) -> int | None:

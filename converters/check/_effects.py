@@ -17,6 +17,7 @@ import ast
 from converters.check._module import ModuleInfo
 from converters.check._scope import Scope, root_name
 from converters.check._types import TENSOR
+from converters.check._walk import child_nodes
 
 MUTATORS = frozenset(
     "append extend insert remove pop clear update setdefault add discard popitem sort reverse "
@@ -202,7 +203,7 @@ class Effects:
         # Children: statements recursively (nesting is bounded by the parser),
         # expressions iteratively. Writes are reported only from their
         # statements above, so walking targets again is harmless.
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             self.visit(child, ctx)
 
     def expr(self, e: ast.expr, ctx: _Ctx) -> None:
@@ -225,7 +226,7 @@ class Effects:
                         f"`yield` makes '{self.name}' a generator, which the converter leaves unconverted and a "
                         f"staged function cannot express; return the values (stacked, or in a `tf.TensorArray`) "
                         f"instead."))
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
 
     def _qual(self, e: ast.AST, last: str) -> bool:
         q = self.scope._qualify(e)

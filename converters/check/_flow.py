@@ -13,6 +13,7 @@ import ast
 
 from converters.check._scope import Scope, target_names
 from converters.check._types import PY, TENSOR
+from converters.check._walk import child_nodes
 
 _ABSENT = object()
 _COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -40,8 +41,9 @@ def _join(states, origin):
     return out
 
 
-def _reads(e: ast.AST) -> list[ast.Name]:
-    """Names an expression reads, outside lambdas and comprehension targets."""
+def _reads(e: ast.AST, walrus: list[str]) -> list[ast.Name]:
+    """Names an expression reads, outside lambdas and comprehension targets.
+    Names bound by ``:=`` are appended to ``walrus``."""
     out = []
     stack: list[tuple[ast.AST, frozenset]] = [(e, frozenset())]
     while stack:
@@ -50,6 +52,8 @@ def _reads(e: ast.AST) -> list[ast.Name]:
             if isinstance(n.ctx, ast.Load) and n.id not in ex:
                 out.append(n)
             continue
+        if isinstance(n, ast.NamedExpr):
+            walrus.append(n.target.id)
         if isinstance(n, ast.Lambda):
             stack.extend((d, ex) for d in n.args.defaults)
             stack.extend((d, ex) for d in n.args.kw_defaults if d is not None)
@@ -68,15 +72,9 @@ def _reads(e: ast.AST) -> list[ast.Name]:
             else:
                 stack.append((n.elt, inner))
             continue
-        stack.extend((c, ex) for c in ast.iter_child_nodes(n))
+        stack.extend((c, ex) for c in child_nodes(n))
     out.sort(key=lambda x: (x.lineno, x.col_offset))
     return out
-
-
-def _walrus_names(e: ast.AST):
-    for n in ast.walk(e):
-        if isinstance(n, ast.NamedExpr):
-            yield n.target.id
 
 
 def _pattern_names(p: ast.AST):
@@ -114,7 +112,8 @@ class Flow:
     def read(self, e: ast.AST | None, state: dict) -> None:
         if e is None:
             return
-        for name in _reads(e):
+        walrus: list[str] = []
+        for name in _reads(e, walrus):
             origin = state.get(name.id)
             if origin is not None and origin is not _ABSENT:
                 state[name.id] = None
@@ -125,7 +124,7 @@ class Flow:
                     continue
                 self.reported.add(key)
                 self._report_undefined(name, origin)
-        for n in _walrus_names(e):
+        for n in walrus:
             if n in self.tracked:
                 state[n] = None
 
@@ -198,7 +197,7 @@ class Flow:
             if st.value is not None:
                 self.define_target(st.target, state)
         elif isinstance(st, (ast.Expr, ast.Assert)):
-            for c in ast.iter_child_nodes(st):
+            for c in child_nodes(st):
                 self.read(c, state)
         elif isinstance(st, ast.Return):
             self.read(st.value, state)

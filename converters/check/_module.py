@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from converters.check._walk import child_nodes
+
 # Modules whose ``function`` stages a Python function and whose names are ops.
 TF_MODULES = ("tensorflow", "autograph_cli.tf", "autograph_cli.runtime", "autograph_cli")
 FUNCTION_NAMES = frozenset(m + ".function" for m in TF_MODULES)
@@ -179,26 +181,18 @@ def _decorated_staged(info: ModuleInfo, node: ast.AST) -> bool:
 def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset()) -> ModuleInfo:
     info = ModuleInfo(tree)
     _module_bindings(info, tree.body)
-    # Imports inside functions still alias a module for the code that uses them.
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for a in node.names:
-                local = a.asname or a.name.split(".")[0]
-                if local not in info.aliases:
-                    if isinstance(node, ast.Import):
-                        info.aliases[local] = a.name if a.asname else local
-                    elif node.module and not node.level and a.name != "*":
-                        info.aliases[local] = node.module + "." + a.name
-
-    wraps: list[tuple[str, int, list[ast.AST]]] = []  # (name, line, scope chain)
-    by_node: dict[int, FuncInfo] = {}
+    nested_imports: list[ast.Import | ast.ImportFrom] = []
+    calls: list[tuple[ast.Call, list[ast.AST]]] = []  # calls that may be `tf.function(f)`, with scopes
 
     # Iterative walk with the chain of enclosing scopes and the qualname prefix.
     stack: list[tuple[ast.AST, list[ast.AST], str]] = [(tree, [tree], "")]
     while stack:
         node, scopes, prefix = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, _FUNC_TYPES):
+        for child in child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                if len(scopes) > 1:
+                    nested_imports.append(child)
+            elif isinstance(child, _FUNC_TYPES):
                 parent = scopes[-1]
                 fi = FuncInfo(
                     child,
@@ -206,9 +200,7 @@ def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset(
                     parent,
                     isinstance(parent, ast.ClassDef) and not _is_staticmethod(child),
                 )
-                fi.staged = _decorated_staged(info, child) or fi.qualname in staged
                 info.functions.append(fi)
-                by_node[id(child)] = fi
                 # decorators and defaults belong to the enclosing scope
                 for sub in child.decorator_list + child.args.defaults + [d for d in child.args.kw_defaults if d]:
                     stack.append((sub, scopes, prefix))
@@ -218,14 +210,31 @@ def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset(
                     stack.append((sub, scopes, prefix))
                 stack.append((_Body(child.body), scopes + [child], prefix + child.name + "."))
             else:
-                if isinstance(child, ast.Call) and info.is_tf_function(child.func):
-                    wrapped = child.args[0] if child.args else None
-                    for kw in child.keywords:
-                        if kw.arg == "func":
-                            wrapped = kw.value
-                    if isinstance(wrapped, ast.Name):
-                        wraps.append((wrapped.id, child.lineno, scopes))
+                if isinstance(child, ast.Call) and (child.args or child.keywords):
+                    calls.append((child, scopes))
                 stack.append((child, scopes, prefix))
+
+    # Imports inside functions still alias a module for the code that uses them.
+    for node in nested_imports:
+        for a in node.names:
+            local = a.asname or a.name.split(".")[0]
+            if local not in info.aliases:
+                if isinstance(node, ast.Import):
+                    info.aliases[local] = a.name if a.asname else local
+                elif node.module and not node.level and a.name != "*":
+                    info.aliases[local] = node.module + "." + a.name
+
+    for fi in info.functions:
+        fi.staged = _decorated_staged(info, fi.node) or fi.qualname in staged
+    wraps: list[tuple[str, int, list[ast.AST]]] = []  # (name, line, scope chain)
+    for call, scopes in calls:
+        if info.is_tf_function(call.func):
+            wrapped = call.args[0] if call.args else None
+            for kw in call.keywords:
+                if kw.arg == "func":
+                    wrapped = kw.value
+            if isinstance(wrapped, ast.Name):
+                wraps.append((wrapped.id, call.lineno, scopes))
 
     info.functions.sort(key=lambda f: (f.node.lineno, f.node.col_offset))
     for name, line, scopes in wraps:

@@ -6,6 +6,7 @@ import ast
 
 from converters.check._module import FuncInfo, ModuleInfo, is_tf_qualname
 from converters.check._types import BOTTOM, PY, TENSOR, UNKNOWN, Classifier, join
+from converters.check._walk import child_nodes, walk
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -32,7 +33,7 @@ def own_nodes(func: ast.AST):
             stack.extend(node.args.defaults)
             stack.extend(d for d in node.args.kw_defaults if d is not None)
         else:
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
 
 
 def target_names(target: ast.AST):
@@ -89,7 +90,7 @@ class Scope:
         comp_target_ids: set[int] = set()
         for n in self.nodes:
             if isinstance(n, ast.comprehension):
-                for sub in ast.walk(n.target):
+                for sub in walk(n.target):
                     comp_target_ids.add(id(sub))
                     if isinstance(sub, ast.Name):
                         self.comp_names.add(sub.id)
