@@ -235,7 +235,7 @@ class Effects:
     # -- writes ------------------------------------------------------------
     def target(self, t: ast.AST, ctx: _Ctx, stmt: ast.AST) -> None:
         if isinstance(t, ast.Name):
-            if t.id in self.scope.globals or t.id in self.scope.nonlocals:
+            if (t.id in self.scope.globals or t.id in self.scope.nonlocals) and t.id not in ctx.guards:
                 if t.id not in self.global_written:
                     self.global_written.add(t.id)
                     kind = "global" if t.id in self.scope.globals else "nonlocal"

@@ -47,3 +47,14 @@ def reads_global(a):
 def local_shadow(a):
   x = a + 1
   return x
+
+
+_table = None
+
+
+@tf.function
+def singleton_global(a):
+  global _table
+  if _table is None:
+    _table = tf.Variable(tf.zeros([3]))
+  return _table.assign_add(a)
