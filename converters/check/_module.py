@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from converters.check._walk import child_nodes
 
 # Modules whose ``function`` stages a Python function and whose names are ops.
-TF_MODULES = ("tensorflow", "autograph_cli.tf", "autograph_cli.runtime", "autograph_cli")
-FUNCTION_NAMES = frozenset(m + ".function" for m in TF_MODULES)
-VARIABLE_NAMES = frozenset(m + ".Variable" for m in TF_MODULES)
+TF_MODULES = ("tensorflow", "autograph_cli.tf", "autograph_cli.runtime")
+FUNCTION_NAMES = frozenset([m + ".function" for m in TF_MODULES] + ["autograph_cli.runtime.function.function"])
+VARIABLE_NAMES = frozenset([m + ".Variable" for m in TF_MODULES] + ["autograph_cli.runtime.variables.Variable"])
 
 _FUNC_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SCOPE_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

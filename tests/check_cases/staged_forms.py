@@ -9,6 +9,7 @@ import autograph_cli.tf as tf
 import mylib
 from autograph_cli.tf import function
 from autograph_cli.tf import function as tff
+from autograph_cli.runtime.function import function as runtime_function
 
 
 @tf.function
@@ -43,6 +44,11 @@ def imported_name_called(x):
 
 @autograph_cli.tf.function
 def dotted(x):
+  return tf.Variable(x)  # expect: AG301
+
+
+@runtime_function
+def runtime_module(x):
   return tf.Variable(x)  # expect: AG301
 
 
