@@ -5,7 +5,9 @@ gives the original's results, exceptions and printed output on plain Python
 values.
 
 ``tests/golden/<sample>.py.out`` holds what ``autograph to-code
-samples/<sample>.py`` prints when piped (the functional form). After an
+samples/<sample>.py`` prints when piped (the functional form), and
+``tests/golden/<sample>.run.out`` what ``python samples/<sample>.py`` prints
+(the seed example run through tf.function on the graph runtime). After an
 intended change to the converted form, regenerate the files with
 
     AUTOGRAPH_UPDATE_GOLDEN=1 pytest tests/test_golden.py
@@ -27,6 +29,7 @@ import io
 import json
 import operator
 import os
+import runpy
 import subprocess
 import sys
 import types
@@ -79,8 +82,36 @@ def test_to_code_matches_golden(name):
 
 
 def test_every_golden_has_a_sample():
-    stale = sorted(p.name for p in GOLDEN_DIR.glob("*.py.out") if p.name[: -len(".py.out")] not in SAMPLES)
+    stale = sorted(
+        p.name for p in GOLDEN_DIR.iterdir()
+        if p.name.split(".")[0] not in SAMPLES
+        or p.name.endswith(".run.out") and p.name.split(".")[0] in RANDOM_SAMPLES
+    )
     assert not stale, f"golden files without a sample: {stale}"
+
+
+#: Samples whose __main__ prints tf.random values: checked to run, not compared.
+RANDOM_SAMPLES = {"tanh_loop", "dynamic_rnn"}
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_sample_script_prints_the_golden(name):
+    """`python samples/<name>.py` runs its seed example through tf.function
+    on the graph runtime; what it prints is kept in <name>.run.out (for
+    fizzbuzz, say: each Python print once while tracing, tf.print on every
+    iteration, no retrace for the second call)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        runpy.run_path(str(SAMPLES_DIR / f"{name}.py"), run_name="__main__")
+    printed = out.getvalue()
+    assert printed
+    if name in RANDOM_SAMPLES:
+        return
+    path = GOLDEN_DIR / f"{name}.run.out"
+    if UPDATE and (not path.exists() or path.read_text() != printed):
+        path.write_text(printed)
+    assert path.exists(), f"no golden for {name}: run with AUTOGRAPH_UPDATE_GOLDEN=1"
+    assert printed == path.read_text()
 
 
 @pytest.mark.parametrize("name", SAMPLES)
