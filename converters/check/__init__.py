@@ -26,7 +26,7 @@ from converters.check._effects import Effects
 from converters.check._flow import Flow
 from converters.check._module import is_tf_qualname, scan_module
 from converters.check._scope import Scope, module_classes
-from converters.check._types import UNKNOWN, Classifier
+from converters.check._types import TENSOR, UNKNOWN, Classifier
 
 __all__ = ["check_source", "CODES"]
 
@@ -105,4 +105,26 @@ def _check_tree(tree: ast.Module, staged: frozenset[str], report) -> None:
         effects = Effects(scope, module, report, evidence.python_iterator_call)
         effects.run()
         staged_calls.append((fi, effects.calls))
+        if module.rebinds:
+            _rebound_global_reads(scope, module, mclassify, report)
     recursion_reports(staged_calls, report)
+
+
+def _rebound_global_reads(scope: Scope, module, mclassify, report) -> None:
+    """AG205: a staged function reads a plain Python global the module rebinds."""
+    reads = sorted((n for n in scope.nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                    and n.id in module.rebinds), key=lambda n: (n.lineno, n.col_offset))
+    seen: set[str] = set()
+    for n in reads:
+        name = n.id
+        if (name in seen or name in scope.locals or name in scope.comp_names or name in scope.globals
+                or name in scope.nonlocals or name in module.aliases):
+            continue
+        values = module.top_values.get(name)
+        if not values or any(v is not None and mclassify(v) == TENSOR for v in values):
+            continue  # no module-level value, or a tensor/Variable: tracked by the graph
+        seen.add(name)
+        report(n, "AG205", (
+            f"'{name}' is a Python global that the module rebinds (line {module.rebinds[name]}), but a staged "
+            f"function keeps the value it had when it was traced; pass '{name}' as an argument, or keep it in a "
+            f"`tf.Variable`."))

@@ -18,6 +18,7 @@ CODES: dict[str, str] = {
     "AG202": "write to a `global` or `nonlocal` name inside a staged function",
     "AG203": "attribute write on an object that lives outside the staged function",
     "AG204": "`next()` on a Python iterator passed in as an argument",
+    "AG205": "read of a plain Python global that the module rebinds (its traced value is frozen)",
     "AG301": "`tf.Variable` created on every call of a staged function",
     "AG401": "`yield` in a staged function (generators are left unconverted)",
     "AG402": "`locals()`, `vars()`, `exec` or `eval` in a staged function (left unconverted)",

@@ -47,6 +47,11 @@ class ModuleInfo:
     # module-level `name = value` assignments, in source order: name -> [(line, value)]
     assigns: dict[str, list[tuple[int, ast.expr]]] = field(default_factory=dict)
     functions: list[FuncInfo] = field(default_factory=list)
+    # names the module binds again after their first top-level binding, or
+    # that some function declares `global`: name -> line of that rebinding
+    rebinds: dict[str, int] = field(default_factory=dict)
+    # values of the top-level bindings of each name
+    top_values: dict[str, list[ast.expr | None]] = field(default_factory=dict)
 
     def qualify(self, expr: ast.AST) -> str | None:
         """The dotted name an expression refers to through imports, or None.
@@ -182,6 +187,22 @@ def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset(
     info = ModuleInfo(tree)
     _module_bindings(info, tree.body)
     nested_imports: list[ast.Import | ast.ImportFrom] = []
+    top_lines: dict[str, list[int]] = {}
+    for stmt in tree.body:
+        pairs: list[tuple[str, ast.expr | None]] = []
+        if isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                value = stmt.value if isinstance(t, ast.Name) else None
+                pairs.extend((n, value) for n in _target_names(t))
+        elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name):
+            if not (isinstance(stmt, ast.AnnAssign) and stmt.value is None):
+                pairs.append((stmt.target.id, None if isinstance(stmt, ast.AugAssign) else stmt.value))
+        for n, value in pairs:
+            top_lines.setdefault(n, []).append(stmt.lineno)
+            info.top_values.setdefault(n, []).append(value)
+    for n, lines in top_lines.items():
+        if len(lines) >= 2:
+            info.rebinds[n] = lines[1]
     calls: list[tuple[ast.Call, list[ast.AST]]] = []  # calls that may be `tf.function(f)`, with scopes
 
     # Iterative walk with the chain of enclosing scopes and the qualname prefix.
@@ -192,6 +213,9 @@ def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset(
             if isinstance(child, (ast.Import, ast.ImportFrom)):
                 if len(scopes) > 1:
                     nested_imports.append(child)
+            elif isinstance(child, ast.Global):
+                for n in child.names:
+                    info.rebinds[n] = min(info.rebinds.get(n, child.lineno), child.lineno)
             elif isinstance(child, _FUNC_TYPES):
                 parent = scopes[-1]
                 fi = FuncInfo(
