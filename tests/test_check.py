@@ -213,6 +213,12 @@ def test_columns_count_characters_not_bytes():
     assert (d.line, d.col) == (10, 19)
 
 
+def test_byte_order_mark_and_crlf_and_tabs():
+    source = "\ufeff" + BUGGY.replace("  ", "\t").replace("\n", "\r\n")
+    assert [(d.line, d.col, d.code) for d in check_source(source, "m.py")] == [
+        (8, 2, "AG201"), (9, 6, "AG301"), (10, 9, "AG101")]
+
+
 def test_output_does_not_depend_on_hash_seed():
     paths = [str(p) for p in CASE_FILES + SEED_OK]
     prog = (

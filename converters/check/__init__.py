@@ -40,6 +40,8 @@ def _matches(code: str, patterns) -> bool:
 def check_source(source: str, filename: str, *, select: set[str] | None = None,
                  ignore: set[str] | None = None, staged: set[str] | None = None) -> list[Diagnostic]:
     """Check one module's source; see the module docstring."""
+    if source.startswith("\ufeff"):  # a UTF-8 byte-order mark read as text
+        source = source[1:]
     try:
         tree = ast.parse(source, filename=filename)
     except SyntaxError as e:
