@@ -1,0 +1,100 @@
+"""Defaults from ``[tool.autograph]`` in pyproject.toml.
+
+The file is looked up from the common directory of the paths given, upwards,
+stopping at the repository root. Keys use the long option names (``jobs``,
+``exclude``, ``strict``, ``select``, ``ignore``, ``staged``, ``fast-path``,
+``gitignore``); a command-line option always wins over the file.
+"""
+from __future__ import annotations
+
+import os
+
+from autograph_cli._cli.files import SourceError
+
+__all__ = ["KNOWN_KEYS", "find_pyproject", "load_config"]
+
+#: key -> expected Python type(s)
+KNOWN_KEYS = {
+    "exclude": list,
+    "jobs": int,
+    "strict": bool,
+    "select": list,
+    "ignore": list,
+    "staged": list,
+    "fast_path": bool,
+    "gitignore": bool,
+}
+
+
+def find_pyproject(paths) -> str | None:
+    dirs = []
+    for p in paths:
+        if p == "-":
+            p = os.getcwd()
+        p = os.path.abspath(p)
+        dirs.append(p if os.path.isdir(p) else os.path.dirname(p))
+    if not dirs:
+        dirs = [os.getcwd()]
+    try:
+        d = os.path.commonpath(dirs)
+    except ValueError:
+        d = os.getcwd()
+    while True:
+        candidate = os.path.join(d, "pyproject.toml")
+        if os.path.isfile(candidate):
+            return candidate
+        if os.path.exists(os.path.join(d, ".git")):
+            return None
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def load_config(path: str | None) -> tuple[dict, list[str]]:
+    """Return ``(options, warnings)`` from ``path``'s ``[tool.autograph]``.
+
+    A file that cannot be read or parsed raises ``SourceError``.
+    """
+    if path is None:
+        return {}, []
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+        text = raw.decode("utf-8")
+    except OSError as e:
+        raise SourceError(path, 1, 1, f"cannot read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise SourceError(path, raw.count(b"\n", 0, e.start) + 1, 1, "not UTF-8") from None
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ImportError:
+            return {}, [f"{path}:1:1: [tool.autograph] ignored: no TOML parser (pip install tomli)"]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        line = getattr(e, "lineno", None) or 1
+        col = getattr(e, "colno", None) or 1
+        msg = str(e).split(" (at ", 1)[0]
+        raise SourceError(path, line, col, f"invalid TOML: {msg}") from None
+    table = data.get("tool", {}).get("autograph", {})
+    if not isinstance(table, dict):
+        raise SourceError(path, 1, 1, "[tool.autograph] must be a table")
+    options, warnings = {}, []
+    for key, value in table.items():
+        name = key.replace("-", "_")
+        expected = KNOWN_KEYS.get(name)
+        if expected is None:
+            warnings.append(f"{path}:1:1: unknown key tool.autograph.{key} (ignored)")
+            continue
+        if expected is list and isinstance(value, str):
+            value = [value]
+        if expected is int and isinstance(value, bool) or not isinstance(value, expected):
+            raise SourceError(path, 1, 1, f"tool.autograph.{key} must be {expected.__name__}, not {type(value).__name__}")
+        if expected is list and not all(isinstance(v, str) for v in value):
+            raise SourceError(path, 1, 1, f"tool.autograph.{key} must be a list of strings")
+        options[name] = value
+    return options, warnings

@@ -1,0 +1,354 @@
+"""Finding, reading and writing the files the CLI works on.
+
+- discovery: explicit files are taken as given; directories are walked for
+  ``*.py``, skipping tool/VCS directories, what ``.gitignore`` files name
+  (from the repository root down) and what ``--exclude`` patterns name;
+- reading: bytes -> text with the PEP 263 encoding, refusing binary files;
+  every failure is a ``SourceError`` that prints as one located line;
+- writing: a temporary file in the same directory, then ``os.replace``.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import stat
+import sys
+import tempfile
+import tokenize
+from dataclasses import dataclass
+
+__all__ = [
+    "DEFAULT_EXCLUDED_DIRS",
+    "IgnoreRules",
+    "Source",
+    "SourceError",
+    "atomic_write",
+    "common_root",
+    "discover",
+    "read_source",
+]
+
+DEFAULT_EXCLUDED_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".bzr", "__pycache__", ".mypy_cache", ".pytest_cache",
+    ".ruff_cache", ".hypothesis", ".tox", ".nox", ".venv", "venv", ".eggs",
+    "node_modules", "build", "dist", "_build", "buck-out", "__pypackages__",
+    ".direnv", ".ipynb_checkpoints", ".vscode", ".idea",
+})
+
+STDIN = "-"
+
+
+class SourceError(Exception):
+    """A file that cannot be used; ``str()`` is ``path:line:col: message``."""
+
+    def __init__(self, path: str, line: int, col: int, message: str):
+        super().__init__(f"{path}:{line}:{col}: {message}")
+        self.path, self.line, self.col, self.message = path, line, col, message
+
+
+@dataclass
+class Source:
+    path: str            # as shown to the user
+    text: str
+    encoding: str
+    data: bytes
+
+
+def _os_message(e: OSError) -> str:
+    return e.strerror or type(e).__name__
+
+
+def _locate(data: bytes, offset: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, offset) + 1
+    col = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def decode(data: bytes, path: str) -> tuple[str, str]:
+    """Bytes -> (text, encoding), as Python would read the module."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line, col = _locate(data, nul)
+        raise SourceError(path, line, col, "binary file: contains a NUL byte")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as e:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as u:
+            line, col = _locate(data, u.start)
+            raise SourceError(path, line, col, f"cannot decode as utf-8: {u.reason} (byte 0x{data[u.start]:02x})") from None
+        raise SourceError(path, e.lineno or 1, 1, str(e.msg).split(" for ", 1)[0]) from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as e:
+        line, col = _locate(data, e.start)
+        raise SourceError(path, line, col, f"cannot decode as {encoding}: {e.reason} (byte 0x{data[e.start]:02x})") from None
+    except LookupError:
+        raise SourceError(path, 1, 1, f"unknown encoding {encoding!r}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, encoding
+
+
+def read_source(path: str) -> Source:
+    if path == STDIN:
+        data = sys.stdin.buffer.read()
+        shown = "<stdin>"
+    else:
+        shown = path
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except IsADirectoryError:
+            raise SourceError(path, 1, 1, "is a directory") from None
+        except OSError as e:
+            raise SourceError(path, 1, 1, f"cannot read: {_os_message(e)}") from None
+    text, encoding = decode(data, shown)
+    return Source(shown, text, encoding, data)
+
+
+def encode(text: str, encoding: str, original: bytes = b"") -> bytes:
+    data = text.encode(encoding)
+    if original.startswith(b"\xef\xbb\xbf") and not data.startswith(b"\xef\xbb\xbf"):
+        data = b"\xef\xbb\xbf" + data
+    return data
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Write all of ``data`` to ``path`` or leave ``path`` as it was.
+
+    Raises ``SourceError`` (one located line) when it cannot.
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mode = None
+    tmp = None
+    try:
+        os.makedirs(directory, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".autograph-", suffix=".tmp", dir=directory)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as e:
+        raise SourceError(path, 1, 1, f"cannot write: {_os_message(e)}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+# -- .gitignore-style patterns ------------------------------------------------------
+
+
+def _translate(pattern: str) -> str:
+    out = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i) and i + 2 == n:
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            j = pattern.find("]", i + 2)
+            if j < 0:
+                out.append(re.escape(c))
+                i += 1
+            else:
+                body = pattern[i + 1:j]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                i = j + 1
+        elif c == "\\" and i + 1 < n:
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return "".join(out)
+
+
+class IgnoreRules:
+    """The patterns of one ``.gitignore`` file (or of ``--exclude``), matched
+    against paths relative to ``base``."""
+
+    def __init__(self, base: str, lines):
+        self.base = os.path.abspath(base)
+        self.rules: list[tuple[re.Pattern, bool, bool]] = []  # regex, negated, dir_only
+        for raw in lines:
+            line = raw.rstrip("\n").rstrip("\r")
+            if not line.strip() or line.startswith("#"):
+                continue
+            if not line.endswith("\\ "):
+                line = line.rstrip()
+            negated = line.startswith("!")
+            if negated:
+                line = line[1:]
+            elif line.startswith("\\!") or line.startswith("\\#"):
+                line = line[1:]
+            dir_only = line.endswith("/")
+            line = line.rstrip("/")
+            if not line:
+                continue
+            anchored = "/" in line
+            line = line.lstrip("/")
+            regex = _translate(line)
+            if not anchored:
+                regex = "(?:.*/)?" + regex
+            self.rules.append((re.compile(f"^{regex}$", re.DOTALL), negated, dir_only))
+
+    @classmethod
+    def from_file(cls, path: str) -> "IgnoreRules | None":
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return cls(os.path.dirname(path), f.readlines())
+        except OSError:
+            return None
+
+    def decide(self, abspath: str, is_dir: bool) -> bool | None:
+        """True: ignored; False: re-included by ``!``; None: no rule matched."""
+        rel = os.path.relpath(abspath, self.base)
+        if rel.startswith(".."):
+            return None
+        rel = rel.replace(os.sep, "/")
+        verdict = None
+        for regex, negated, dir_only in self.rules:
+            if dir_only and not is_dir:
+                continue
+            if regex.match(rel):
+                verdict = not negated
+        return verdict
+
+
+def _git_root(start: str) -> str | None:
+    d = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def _ignored(git: list[IgnoreRules], excl: IgnoreRules | None, abspath: str, is_dir: bool) -> bool:
+    verdict = False
+    for rules in git:  # deeper .gitignore files come later and win
+        v = rules.decide(abspath, is_dir)
+        if v is not None:
+            verdict = v
+    if excl is not None:  # --exclude has the last word
+        v = excl.decide(abspath, is_dir)
+        if v is not None:
+            verdict = v
+    return verdict
+
+
+def discover(paths, *, exclude=(), gitignore: bool = True):
+    """Yield ``(path, error)`` pairs in a stable order: the Python files the
+    arguments name (``error`` None) and the arguments that name nothing
+    (``error`` a ``SourceError``). Files named explicitly are always taken;
+    ``exclude`` and ``.gitignore`` apply to what directories contain."""
+    seen = set()
+    for arg in paths:
+        if arg == STDIN:
+            yield arg, None
+            continue
+        if os.path.isdir(arg):
+            for path in _walk(arg, exclude, gitignore):
+                key = os.path.realpath(path)
+                if key not in seen:
+                    seen.add(key)
+                    yield path, None
+        elif os.path.exists(arg):
+            key = os.path.realpath(arg)
+            if key not in seen:
+                seen.add(key)
+                yield arg, None
+        else:
+            yield arg, SourceError(arg, 1, 1, "no such file or directory")
+
+
+def _walk(top: str, exclude, gitignore: bool):
+    top_abs = os.path.abspath(top)
+    excl = IgnoreRules(top_abs, exclude) if exclude else None
+    git: list[IgnoreRules] = []
+    if gitignore:
+        root = _git_root(top_abs)
+        if root is not None:
+            # .gitignore files from the repository root down to above ``top``
+            # (``top``'s own is read by _walk_dir).
+            d = os.path.dirname(top_abs) if top_abs != root else None
+            chain = []
+            while d is not None:
+                chain.append(d)
+                if d == root:
+                    break
+                parent = os.path.dirname(d)
+                d = parent if parent != d else None
+            for d in reversed(chain):
+                rules = IgnoreRules.from_file(os.path.join(d, ".gitignore"))
+                if rules is not None:
+                    git.append(rules)
+    yield from _walk_dir(top, top_abs, git, excl, gitignore)
+
+
+def _walk_dir(shown: str, abspath: str, git, excl, gitignore: bool):
+    if gitignore:
+        rules = IgnoreRules.from_file(os.path.join(abspath, ".gitignore"))
+        if rules is not None:
+            git = git + [rules]
+    try:
+        entries = sorted(os.scandir(abspath), key=lambda e: e.name)
+    except OSError:
+        return
+    dirs = []
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            continue
+        child_abs = os.path.join(abspath, entry.name)
+        if is_dir:
+            if entry.name in DEFAULT_EXCLUDED_DIRS or entry.name.endswith(".egg-info"):
+                continue
+            if _ignored(git, excl, child_abs, True):
+                continue
+            dirs.append(entry.name)
+        elif entry.name.endswith(".py"):
+            if _ignored(git, excl, child_abs, False):
+                continue
+            yield os.path.join(shown, entry.name)
+    for name in dirs:
+        yield from _walk_dir(os.path.join(shown, name), os.path.join(abspath, name), git, excl, gitignore)
+
+
+def common_root(paths) -> str:
+    """The deepest directory holding every path (a file's own directory for
+    one file)."""
+    dirs = [os.path.dirname(os.path.abspath(p)) for p in paths]
+    if not dirs:
+        return os.getcwd()
+    return os.path.commonpath(dirs)

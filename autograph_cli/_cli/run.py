@@ -1,0 +1,157 @@
+"""``autograph run``: run a program as ``python`` would, with the import hook
+installed for the modules named with ``--convert``.
+
+The script itself (or the ``-m`` module) is converted too, unless
+``--no-convert-main``. The program's own exceptions end in Python's usual
+traceback (without our frames) and exit code 1; ``SystemExit`` passes through.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+import types
+
+__all__ = ["run_program"]
+
+
+def _err(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def _ours(filename: str) -> bool:
+    import runpy
+
+    import click
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # autograph_cli/
+    if filename.startswith(os.path.dirname(os.path.abspath(click.__file__))):
+        return True
+    if filename == runpy.__file__ or filename.startswith("<frozen"):
+        return True
+    return filename in (
+        os.path.join(here, "cli.py"),
+        os.path.join(here, "_cli", "run.py"),
+        os.path.join(here, "import_hook.py"),
+    )
+
+
+def _print_program_exception(e: BaseException) -> None:
+    tb = e.__traceback__
+    while tb is not None and _ours(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    traceback.print_exception(type(e), e, tb)
+    sys.stderr.flush()
+
+
+def _main_code(script: str, convert_main: bool):
+    """Read and compile SCRIPT; returns (code, error line)."""
+    from autograph_cli._cli.files import SourceError, read_source
+
+    try:
+        src = read_source(script)
+    except SourceError as e:
+        return None, str(e)
+    if not convert_main:
+        try:
+            return compile(src.text, script, "exec", dont_inherit=True), None
+        except SyntaxError as e:
+            return None, f"{script}:{e.lineno or 1}:{e.offset or 1}: {e.msg}"
+        except (ValueError, RecursionError, MemoryError) as e:
+            return None, f"{script}:1:1: {e}"
+    import converters
+    from autograph_cli.api import compile_result
+
+    try:
+        result = converters.convert(src.text, filename=script, fast_path=True)
+    except converters.ConversionError as e:
+        return None, str(e)
+    except (RecursionError, MemoryError) as e:
+        return None, f"{script}:1:1: code is nested too deeply to convert ({type(e).__name__})"
+    return compile_result(result), None
+
+
+def run_program(*, script: str | None, module: str | None, convert: list[str], argv: list[str],
+                convert_main: bool = True) -> int:
+    from autograph_cli.import_hook import install_import_hook
+
+    names = list(convert)
+    if module is not None and convert_main:
+        names.append(module)
+    if module is not None:
+        if not all(part.isidentifier() for part in module.split(".")):
+            _err(f"{module}:1:1: not a module name")
+            return 2
+    for name in convert:
+        if not all(part.isidentifier() for part in name.split(".")):
+            _err(f"{name}:1:1: --convert needs a module name")
+            return 2
+    if names:
+        import warnings
+
+        with warnings.catch_warnings():
+            # The modules autograph itself uses are imported already; the
+            # hook's warning is for library users, not for this command.
+            warnings.simplefilter("ignore")
+            install_import_hook(names)
+
+    if module is None:
+        code, error = _main_code(script, convert_main)
+        if error:
+            _err(error)
+            return 2
+        sys.argv = [script, *argv]
+        sys.path[0] = os.path.dirname(os.path.abspath(script))
+        main = types.ModuleType("__main__")
+        main.__dict__.update(__file__=script, __cached__=None, __loader__=None, __spec__=None,
+                             __package__=None, __builtins__=__builtins__)
+        if convert_main:
+            from autograph_cli import operators
+
+            main.__dict__["ag__"] = operators
+        saved = sys.modules.get("__main__")
+        sys.modules["__main__"] = main
+        runner = lambda: exec(code, main.__dict__)  # noqa: E731
+    else:
+        import importlib.util
+        import runpy
+
+        sys.argv = [module, *argv]
+        sys.path[0] = os.getcwd()
+        try:
+            spec = importlib.util.find_spec(module)
+        except (ImportError, ValueError) as e:
+            spec, why = None, str(e)
+        else:
+            why = "no module named " + repr(module)
+        if spec is None:
+            _err(f"{module}:1:1: {why}")
+            return 2
+        init = {}
+        if convert_main:
+            from autograph_cli import operators
+
+            init["ag__"] = operators
+        saved = None
+        runner = lambda: runpy.run_module(module, init_globals=init, run_name="__main__", alter_sys=True)  # noqa: E731
+    try:
+        runner()
+    except SystemExit as e:
+        code = e.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code
+        _err(str(code))
+        return 1
+    except KeyboardInterrupt as e:
+        _print_program_exception(e)
+        return 130
+    except BaseException as e:
+        _print_program_exception(e)
+        return 1
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+    return 0

@@ -1,0 +1,284 @@
+"""An import hook that converts chosen modules as they are imported.
+
+``install_import_hook(["pkg", "mod"])`` puts a PEP 451 finder at the front of
+``sys.meta_path``. It claims only the named modules and their submodules (a
+string test comes first, so every other import pays almost nothing), lets the
+normal finders locate the file, and swaps in a loader that converts the whole
+module and binds the operators as ``ag__`` in its globals.
+
+Converted bytecode is cached beside the normal ``.pyc`` under a private tag
+(package version + a digest of the conversion options), validated by the
+source's hash, written atomically (temporary file + ``os.replace``), and not
+written at all under ``sys.dont_write_bytecode`` or in a read-only directory.
+
+A module whose docstring contains ``autograph: off`` is imported as written.
+
+This module stays light: libcst (through ``converters``) and the API are
+imported only when a module is actually converted.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import marshal
+import os
+import sys
+import threading
+import types
+import warnings
+from typing import Iterable, Sequence
+
+__all__ = [
+    "AutographImportWarning",
+    "ImportHookHandle",
+    "OPT_OUT_MARKER",
+    "install_import_hook",
+]
+
+#: A module whose docstring contains this text is not converted.
+OPT_OUT_MARKER = "autograph: off"
+
+_FLAGS_CHECKED_HASH = 0b11  # PEP 552: hash-based, checked
+_install_lock = threading.RLock()
+
+
+class AutographImportWarning(UserWarning):
+    """A module named for conversion was imported before the hook existed."""
+
+
+def _version() -> str:
+    from autograph_cli import __version__
+
+    return __version__
+
+
+def _options_digest(options: dict) -> str:
+    blob = json.dumps(options, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]
+
+
+def _has_opt_out(source: str) -> bool:
+    """True when the module docstring contains the opt-out marker."""
+    if OPT_OUT_MARKER not in source:
+        return False
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    doc = ast.get_docstring(tree, clean=False)
+    return bool(doc) and OPT_OUT_MARKER in doc
+
+
+def _uses_ag(code: types.CodeType) -> bool:
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        if "ag__" in c.co_names:
+            return True
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    return False
+
+
+class ConvertingLoader(importlib.machinery.SourceFileLoader):
+    """A source loader whose code is the converted module."""
+
+    def __init__(self, fullname: str, path: str, hook: "_Hook"):
+        super().__init__(fullname, path)
+        self._hook = hook
+
+    # -- cache ----------------------------------------------------------------
+
+    def _cache_path(self, source_path: str) -> str | None:
+        try:
+            plain = importlib.util.cache_from_source(source_path)
+        except (NotImplementedError, ValueError):
+            return None
+        return f"{plain[:-4]}.{self._hook.cache_tag}.pyc"
+
+    def _read_cache(self, cache_path: str, source_hash: bytes) -> types.CodeType | None:
+        try:
+            with open(cache_path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return None
+        if len(data) < 16 or data[:4] != importlib.util.MAGIC_NUMBER:
+            return None
+        if int.from_bytes(data[4:8], "little") != _FLAGS_CHECKED_HASH or data[8:16] != source_hash:
+            return None
+        try:
+            code = marshal.loads(memoryview(data)[16:])
+        except (EOFError, ValueError, TypeError):
+            return None
+        return code if isinstance(code, types.CodeType) else None
+
+    def _write_cache(self, cache_path: str, source_hash: bytes, code: types.CodeType) -> None:
+        if sys.dont_write_bytecode:
+            return
+        data = bytearray(importlib.util.MAGIC_NUMBER)
+        data += _FLAGS_CHECKED_HASH.to_bytes(4, "little")
+        data += source_hash
+        data += marshal.dumps(code)
+        directory = os.path.dirname(cache_path)
+        tmp = f"{cache_path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            os.makedirs(directory, exist_ok=True)
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.replace(tmp, cache_path)  # readers see the old file or the whole new one
+        except OSError:
+            # Read-only directory, full disk, ...: run without a cache.
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+    # -- loading --------------------------------------------------------------
+
+    def get_code(self, fullname: str) -> types.CodeType:
+        source_path = self.get_filename(fullname)
+        data = self.get_data(source_path)
+        source_hash = importlib.util.source_hash(data)
+        cache_path = self._cache_path(source_path)
+        if cache_path is not None:
+            code = self._read_cache(cache_path, source_hash)
+            if code is not None:
+                _fix_filename(code, source_path)
+                return code
+        code = self._convert(fullname, source_path, data)
+        if cache_path is not None:
+            self._write_cache(cache_path, source_hash, code)
+        return code
+
+    def _convert(self, fullname: str, source_path: str, data: bytes) -> types.CodeType:
+        source = importlib.util.decode_source(data)
+        plain = lambda: compile(data, source_path, "exec", dont_inherit=True, optimize=-1)  # noqa: E731
+        if _has_opt_out(source):
+            return plain()
+        import converters
+        from autograph_cli.api import compile_result
+
+        try:
+            result = converters.convert(source, filename=source_path, fast_path=self._hook.fast_path)
+        except converters.ConversionError:
+            # A syntax error (or code nested too deeply for the parsers):
+            # Python's own compiler reports it exactly as a plain import would.
+            return plain()
+        except RecursionError:
+            warnings.warn(f"{source_path}: too deeply nested to convert; imported as written",
+                          AutographImportWarning, stacklevel=2)
+            return plain()
+        return compile_result(result)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        code = self.get_code(module.__name__)
+        if _uses_ag(code):
+            from autograph_cli import operators
+
+            module.__dict__["ag__"] = operators
+        exec(code, module.__dict__)
+
+
+def _fix_filename(code: types.CodeType, path: str) -> None:
+    if code.co_filename != path:
+        try:
+            import _imp
+
+            _imp._fix_co_filename(code, path)
+        except (ImportError, AttributeError):  # pragma: no cover - not CPython
+            pass
+
+
+class _Hook(importlib.abc.MetaPathFinder):
+    """The finder: claims the named modules, lets the others find the file."""
+
+    def __init__(self, names: Sequence[str], fast_path: bool):
+        self.names = tuple(names)
+        self._prefixes = tuple(n + "." for n in self.names)
+        self.fast_path = fast_path
+        options = {"fast_path": fast_path, "optimize": sys.flags.optimize}
+        self.cache_tag = f"autograph-{_version()}-{_options_digest(options)}"
+
+    def claims(self, fullname: str) -> bool:
+        return fullname in self.names or fullname.startswith(self._prefixes)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not self.claims(fullname):
+            return None
+        for finder in list(sys.meta_path):
+            if isinstance(finder, _Hook):
+                continue
+            find = getattr(finder, "find_spec", None)
+            if find is None:
+                continue
+            spec = find(fullname, path, target)
+            if spec is None:
+                continue
+            if type(spec.loader) is importlib.machinery.SourceFileLoader and spec.origin:
+                spec.loader = ConvertingLoader(spec.name, spec.origin, self)
+                spec.cached = spec.loader._cache_path(spec.origin)
+            return spec
+        return None
+
+    def invalidate_caches(self) -> None:
+        pass
+
+
+class ImportHookHandle:
+    """What ``install_import_hook`` returns: ``uninstall()`` or use ``with``."""
+
+    def __init__(self, hook: _Hook):
+        self._hook = hook
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        return self._hook.names
+
+    def uninstall(self) -> None:
+        with _install_lock:
+            try:
+                sys.meta_path.remove(self._hook)
+            except ValueError:
+                pass
+
+    def __enter__(self) -> "ImportHookHandle":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.uninstall()
+
+    def __repr__(self) -> str:
+        return f"<autograph import hook for {', '.join(self._hook.names)}>"
+
+
+def install_import_hook(modules: Iterable[str] | str, *, fast_path: bool = True) -> ImportHookHandle:
+    """Convert the named modules (and their submodules) when they are imported.
+
+    Returns a handle; ``handle.uninstall()`` or leaving a ``with`` block
+    removes the hook (modules already converted stay converted).
+    """
+    if isinstance(modules, str):
+        modules = [modules]
+    names = []
+    for name in modules:
+        if not isinstance(name, str) or not name or not all(p.isidentifier() for p in name.split(".")):
+            raise ValueError(f"not a module name: {name!r}")
+        names.append(name)
+    if not names:
+        raise ValueError("install_import_hook needs at least one module name")
+    hook = _Hook(names, fast_path)
+    already = sorted(m for m in list(sys.modules) if hook.claims(m))
+    if already:
+        warnings.warn(
+            f"already imported, so not converted: {', '.join(already)} "
+            "(install the autograph import hook before importing them)",
+            AutographImportWarning,
+            stacklevel=2,
+        )
+    with _install_lock:
+        sys.meta_path.insert(0, hook)
+    return ImportHookHandle(hook)
