@@ -197,6 +197,19 @@ def observe(fn, module, args, kwargs=None) -> Outcome:
     )
 
 
+_TOOL_DIRS = tuple(
+    str(Path(__file__).resolve().parent.parent / d) for d in ("autograph_cli", "converters")
+)
+
+
+def innermost_user_frame(exc) -> tuple[str, int] | None:
+    """(file, line) of the innermost frame that is not in our own packages."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if not frame.filename.startswith(_TOOL_DIRS):
+            return frame.filename, frame.lineno
+    return None
+
+
 def raise_site(fn) -> tuple[str, int]:
     """(file, line) of the `# raise-site` marker inside fn's source."""
     lines, start = inspect.getsourcelines(fn)
