@@ -271,7 +271,8 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
         }
         stream = sys.stderr if (stdin or diff) else sys.stdout
         stream.write(json.dumps(payload, indent=2) + "\n")
-    elif not quiet and not stdin:
+    elif not quiet and not stdin and not (errors and len(results) + len(errors) <= 2):
+        # (a lone bad file gets its one located line, nothing more)
         if only_look:
             summary = f"{would_change} file(s) would be converted, {unchanged} unchanged"
         else:

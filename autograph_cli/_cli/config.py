@@ -76,8 +76,10 @@ def load_config(path: str | None) -> tuple[dict, list[str]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        line = getattr(e, "lineno", None) or 1
-        col = getattr(e, "colno", None) or 1
+        import re
+
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
+        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
         msg = str(e).split(" (at ", 1)[0]
         raise SourceError(path, line, col, f"invalid TOML: {msg}") from None
     table = data.get("tool", {}).get("autograph", {})

@@ -1,0 +1,380 @@
+"""The ``autograph`` command line, driven as a user drives it: subprocess runs
+of the installed console script (and ``python -m autograph_cli``) on real
+files, checking output, written files and exit codes."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "samples"
+_SCRIPT = Path(sys.executable).with_name("autograph")
+AUTOGRAPH = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "autograph_cli"]
+
+
+def run(*args, cwd=None, input=None, env=None):
+    full_env = dict(os.environ)
+    full_env.pop("FORCE_COLOR", None)
+    full_env.pop("PRE_COMMIT", None)
+    full_env.update(env or {})
+    return subprocess.run([*AUTOGRAPH, *map(str, args)], cwd=cwd, input=input, env=full_env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def assert_one_located_line(stderr: str, path: str):
+    lines = [l for l in stderr.splitlines() if l.strip()]
+    located = [l for l in lines if l.startswith(f"{path}:")]
+    assert located, stderr
+    assert "Traceback" not in stderr
+    head = located[0][len(path) + 1:].split(":", 2)
+    assert head[0].isdigit() and head[1].isdigit(), located[0]
+    return located[0]
+
+
+LOOPY = textwrap.dedent('''\
+    """A module with control flow."""
+    # a comment that must survive
+
+
+    def count_up(n):
+        total = 0
+        for i in range(n):
+            if i % 2:
+                continue
+            total += i
+        return total
+
+
+    def first_neg(xs):
+        for i, x in enumerate(xs):
+            if x < 0:
+                return i
+        return -1
+    ''')
+
+
+def run_module_file(path: Path, expr: str) -> str:
+    out = subprocess.run([sys.executable, "-c", f"import runpy; g = runpy.run_path({str(path)!r}); print(repr(({expr})))"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+# -- to-code ----------------------------------------------------------------------
+
+
+def test_to_code_prints_functional_form_plain_when_piped(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text(LOOPY)
+    r = run("to-code", f)
+    assert r.returncode == 0, r.stderr
+    assert "\x1b[" not in r.stdout
+    assert "ag__.for_stmt(" in r.stdout and "ag__.if_stmt(" in r.stdout
+    assert "# a comment that must survive" in r.stdout
+    assert "if not ag__.fast" not in r.stdout  # the functional form alone
+    compile(r.stdout, "out", "exec")
+
+
+def test_to_code_one_function_and_stdin(tmp_path):
+    r = run("to-code", "-", "--function", "first_neg", input=LOOPY)
+    assert r.returncode == 0, r.stderr
+    assert "def first_neg" in r.stdout and "def count_up" not in r.stdout
+    r = run("to-code", "-", "--function", "nope", input=LOOPY)
+    assert r.returncode == 2
+    assert_one_located_line(r.stderr, "<stdin>")
+
+
+def test_to_code_colour_forced_and_no_color_wins(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text(LOOPY)
+    r = run("--color", "to-code", f)
+    assert r.returncode == 0 and "\x1b[" in r.stdout
+    r = run("to-code", f, env={"FORCE_COLOR": "1"})
+    assert "\x1b[" in r.stdout
+    r = run("to-code", f, env={"FORCE_COLOR": "1", "NO_COLOR": "1"})
+    assert "\x1b[" not in r.stdout
+
+
+def test_python_dash_m_works(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text(LOOPY)
+    r = subprocess.run([sys.executable, "-m", "autograph_cli", "to-code", str(f)], capture_output=True, text=True)
+    assert r.returncode == 0 and "ag__.for_stmt(" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "autograph_cli", "--version"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("autograph")
+
+
+def test_help_does_not_import_heavy_modules():
+    code = ("import sys; from autograph_cli.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('libcst', 'numpy', 'rich', 'converters') if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.strip().endswith("[]"), r.stdout + r.stderr
+
+
+def test_to_code_strict_exits_1_when_something_is_left(tmp_path):
+    f = tmp_path / "gen.py"
+    f.write_text("def g(n):\n    for i in range(n):\n        yield i\n")
+    assert run("to-code", f).returncode == 0
+    r = run("to-code", "--strict", f)
+    assert r.returncode == 1
+    assert f"{f}:1:" in r.stderr and "g" in r.stderr
+
+
+# -- convert ----------------------------------------------------------------------
+
+
+def _tree(tmp_path):
+    src = tmp_path / "src"
+    (src / "pkg" / "sub").mkdir(parents=True)
+    (src / "top.py").write_text(LOOPY)
+    (src / "pkg" / "__init__.py").write_text("")
+    (src / "pkg" / "sub" / "deep.py").write_text(LOOPY.replace("count_up", "count_deep"))
+    return src
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_convert_to_dir_keeps_structure_and_runs(tmp_path, jobs):
+    src = _tree(tmp_path)
+    out = tmp_path / "out"
+    r = run("convert", src / "top.py", src / "pkg", "-o", out, "-j", jobs)
+    assert r.returncode == 0, r.stderr
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.py"))
+    assert written == ["pkg/__init__.py", "pkg/sub/deep.py", "top.py"]
+    text = (out / "top.py").read_text()
+    assert "ag__.for_stmt(" in text and "from autograph_cli import operators as ag__" in text
+    # The written module runs on its own, with the original's results.
+    assert run_module_file(out / "top.py", "g['count_up'](10), g['first_neg']([3, -1])") == "(20, 1)\n"
+    assert run_module_file(src / "top.py", "g['count_up'](10), g['first_neg']([3, -1])") == "(20, 1)\n"
+    # Sources untouched.
+    assert (src / "top.py").read_text() == LOOPY
+
+
+def test_convert_report_json(tmp_path):
+    src = _tree(tmp_path)
+    (src / "gen.py").write_text("def g(n):\n    for i in range(n):\n        yield i\n")
+    r = run("convert", src, "-o", tmp_path / "out", "--report", "json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    by_path = {Path(f["path"]).name: f for f in data["files"]}
+    assert {f["qualname"] for f in by_path["top.py"]["functions"]} == {"count_up", "first_neg"}
+    assert all(f["converted"] for f in by_path["top.py"]["functions"])
+    (g,) = by_path["gen.py"]["functions"]
+    assert g["converted"] is False and g["reason"]
+    assert data["summary"]["functions_left"] == 1
+    # --strict turns what was left into exit 1, each listed as a located line.
+    r = run("convert", src, "-o", tmp_path / "out2", "--strict")
+    assert r.returncode == 1
+    assert f"{src / 'gen.py'}:1:" in r.stderr
+
+
+def test_convert_in_place_check_diff_cycle(tmp_path):
+    src = _tree(tmp_path)
+    top = src / "top.py"
+    r = run("convert", "--check", src)
+    assert r.returncode == 1 and "would convert" in r.stderr
+    assert top.read_text() == LOOPY
+    r = run("convert", "--diff", top)
+    assert r.returncode == 0
+    assert r.stdout.startswith(f"--- {top}\t(original)\n+++ {top}\t(converted)\n")
+    assert "\n+" in r.stdout and "\x1b[" not in r.stdout
+    assert top.read_text() == LOOPY
+    r = run("--color", "convert", "--diff", top)
+    assert "\x1b[32m+" in r.stdout
+    r = run("convert", "--check", "--diff", top)
+    assert r.returncode == 1
+    r = run("convert", "--in-place", src)
+    assert r.returncode == 0, r.stderr
+    converted = top.read_text()
+    assert converted != LOOPY and "ag__.for_stmt(" in converted
+    # Converted files are stable: a second run changes nothing.
+    r = run("convert", "--check", src)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run("convert", "--in-place", src)
+    assert r.returncode == 0 and top.read_text() == converted
+    assert run_module_file(top, "g['count_up'](9), g['first_neg']([1, 2])") == "(20, -1)\n"
+
+
+def test_convert_check_against_output_dir(tmp_path):
+    src = _tree(tmp_path)
+    out = tmp_path / "out"
+    assert run("convert", src, "-o", out).returncode == 0
+    assert run("convert", src, "-o", out, "--check").returncode == 0
+    (src / "top.py").write_text(LOOPY + "\n\ndef more(x):\n    while x > 0:\n        x -= 1\n    return x\n")
+    r = run("convert", src, "-o", out, "--check")
+    assert r.returncode == 1 and "top.py" in r.stderr
+
+
+def test_convert_stdin_to_stdout():
+    r = run("convert", "-", input=LOOPY)
+    assert r.returncode == 0, r.stderr
+    assert "if not ag__.fast" in r.stdout  # the dual form that runs
+    assert "from autograph_cli import operators as ag__" in r.stdout
+    r = run("convert", "-", input="def f(:\n")
+    assert r.returncode == 2
+    assert_one_located_line(r.stderr, "<stdin>")
+
+
+def test_convert_needs_a_destination(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text(LOOPY)
+    r = run("convert", f)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    r = run("convert", f, "--in-place", "-o", tmp_path / "o")
+    assert r.returncode == 2
+
+
+def test_convert_refuses_to_overwrite_inputs_through_o(tmp_path):
+    src = _tree(tmp_path)
+    r = run("convert", src, "-o", src)
+    assert r.returncode == 2
+    assert (src / "top.py").read_text() == LOOPY
+
+
+# -- discovery and configuration -------------------------------------------------------
+
+
+def test_gitignore_and_exclude_are_honoured(tmp_path):
+    proj = tmp_path / "proj"
+    (proj / "keep").mkdir(parents=True)
+    (proj / "generated").mkdir()
+    (proj / "keep" / "vendored").mkdir()
+    (proj / ".venv" / "lib").mkdir(parents=True)
+    for p in ["a.py", "keep/b.py", "generated/c.py", "keep/vendored/d.py", "keep/skip_me.py", ".venv/lib/e.py",
+              "keep/important_skip_me.py"]:
+        (proj / p).write_text(LOOPY)
+    (proj / ".git").mkdir()
+    (proj / ".gitignore").write_text("generated/\n*skip_me.py\n!important_skip_me.py\n")
+    r = run("convert", proj, "-o", tmp_path / "out", "--exclude", "vendored")
+    assert r.returncode == 0, r.stderr
+    got = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.py"))
+    assert got == ["a.py", "keep/b.py", "keep/important_skip_me.py"]
+    # A file named explicitly is always taken.
+    r = run("convert", "--check", proj / "generated" / "c.py")
+    assert r.returncode == 1
+    r = run("convert", proj, "-o", tmp_path / "out2", "--no-gitignore")
+    got = sorted(p.relative_to(tmp_path / "out2").as_posix() for p in (tmp_path / "out2").rglob("*.py"))
+    assert "generated/c.py" in got and ".venv/lib/e.py" not in got
+
+
+def test_pyproject_defaults_and_command_line_wins(tmp_path):
+    proj = tmp_path / "proj"
+    (proj / "pkg").mkdir(parents=True)
+    (proj / "pkg" / "gen.py").write_text("def g(n):\n    for i in range(n):\n        yield i\n")
+    (proj / "pkg" / "ok.py").write_text(LOOPY)
+    (proj / "pkg" / "legacy.py").write_text(LOOPY)
+    (proj / "pyproject.toml").write_text('[tool.autograph]\nstrict = true\nexclude = ["legacy.py"]\njobs = 2\n')
+    r = run("convert", proj / "pkg", "-o", tmp_path / "out")
+    assert r.returncode == 1  # strict from the file
+    assert not (tmp_path / "out" / "legacy.py").exists()
+    assert (tmp_path / "out" / "ok.py").exists()
+    r = run("convert", proj / "pkg", "-o", tmp_path / "out", "--exclude", "gen.py")
+    assert r.returncode == 0, r.stderr  # the option replaces the file's exclude
+    assert (tmp_path / "out" / "legacy.py").exists()
+
+
+def test_bad_pyproject_is_one_located_line(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.autograph]\nstrict = \n")
+    (tmp_path / "m.py").write_text(LOOPY)
+    r = run("convert", "--check", tmp_path / "m.py")
+    assert r.returncode == 2
+    line = assert_one_located_line(r.stderr, str(tmp_path / "pyproject.toml"))
+    assert ":2:" in line
+    (tmp_path / "pyproject.toml").write_text('[tool.autograph]\njobs = "many"\n')
+    r = run("convert", "--check", tmp_path / "m.py")
+    assert r.returncode == 2 and "jobs" in r.stderr
+
+
+# -- bad input ----------------------------------------------------------------------
+
+
+def _bad_inputs(tmp_path):
+    cases = {}
+    p = tmp_path / "syntax.py"
+    p.write_text("def f(x):\n    return x +\n")
+    cases["syntax"] = (p, ":2:")
+    p = tmp_path / "binary.py"
+    p.write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00")
+    cases["binary"] = (p, ":1:")
+    p = tmp_path / "latin1.py"
+    p.write_bytes(b"x = 1\ns = '\xe9t\xe9'\n")
+    cases["not utf-8"] = (p, ":2:")
+    p = tmp_path / "deep_parens.py"
+    p.write_text("x = " + "(" * 6000 + "1" + ")" * 6000 + "\n")
+    cases["deep parens"] = (p, ":1:")
+    p = tmp_path / "deep_expr.py"
+    p.write_text("x = " + "+".join(["a"] * 8000) + "\n")
+    cases["deep expression"] = (p, ":1:")
+    p = tmp_path / "deep_blocks.py"
+    p.write_text("def f(x):\n" + "".join("    " * (i + 1) + "if x:\n" for i in range(120)) + "    " * 121 + "pass\n")
+    cases["deep blocks"] = (p, ":")
+    cases["missing"] = (tmp_path / "missing.py", ":1:1:")
+    return cases
+
+
+@pytest.mark.parametrize("command", ["to-code", "convert --check", "convert --in-place", "check"])
+def test_bad_input_is_one_located_line_and_exit_2(tmp_path, command):
+    for name, (path, where) in _bad_inputs(tmp_path).items():
+        before = path.read_bytes() if path.exists() else None
+        r = run(*command.split(), path)
+        assert r.returncode == 2, (name, r.stdout, r.stderr)
+        line = assert_one_located_line(r.stderr, str(path))
+        assert where in line, (name, line)
+        assert r.returncode != -11
+        if before is not None:
+            assert path.read_bytes() == before, name
+
+
+def test_one_bad_file_does_not_stop_or_touch_the_others(tmp_path):
+    src = _tree(tmp_path)
+    (src / "broken.py").write_text("def f(:\n")
+    r = run("convert", "--in-place", src, "-j", "2")
+    assert r.returncode == 2
+    assert_one_located_line(r.stderr, str(src / "broken.py"))
+    assert (src / "broken.py").read_text() == "def f(:\n"
+    assert "ag__" in (src / "top.py").read_text()  # the good files were converted
+
+
+def test_unwritable_output(tmp_path):
+    src = _tree(tmp_path)
+    blocker = tmp_path / "out"
+    blocker.write_text("a file where the output directory should be")
+    r = run("convert", src / "top.py", "-o", blocker)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    # A file in the way of a nested output directory: located on the output path.
+    out = tmp_path / "out2"
+    out.mkdir()
+    (out / "pkg").write_text("in the way")
+    r = run("convert", src, "-o", out)
+    assert r.returncode == 2
+    assert_one_located_line(r.stderr, str(out / "pkg" / "sub" / "deep.py"))
+    assert (out / "top.py").exists()
+
+
+def test_in_place_preserves_encoding_bom_and_mode(tmp_path):
+    f = tmp_path / "enc.py"
+    body = "# -*- coding: latin-1 -*-\n" + LOOPY + "\nNAME = 'caf\xe9'\n"
+    f.write_bytes(body.encode("latin-1"))
+    os.chmod(f, 0o640)
+    g = tmp_path / "bom.py"
+    g.write_bytes(b"\xef\xbb\xbf" + LOOPY.encode())
+    r = run("convert", "--in-place", f, g)
+    assert r.returncode == 0, r.stderr
+    data = f.read_bytes()
+    assert b"caf\xe9" in data and b"ag__" in data
+    assert (os.stat(f).st_mode & 0o777) == 0o640
+    assert g.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".autograph-")]
+
+
+def test_unknown_command_and_option_exit_2():
+    assert run("frobnicate").returncode == 2
+    assert run("convert", "--frob", "x.py").returncode == 2
