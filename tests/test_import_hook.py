@@ -1,0 +1,350 @@
+"""The import hook, through real imports in fresh interpreters: what it
+claims, what converted modules do, the bytecode cache, tracebacks, warnings,
+the opt-out marker and concurrent use."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+MOD = textwrap.dedent('''\
+    """A module with control flow."""
+
+
+    def collatz(x):
+        steps = 0
+        while x != 1:
+            if x % 2 == 0:
+                x //= 2
+            else:
+                x = 3 * x + 1
+            steps += 1
+        return steps
+
+
+    def find(xs, target):
+        for i, x in enumerate(xs):
+            if x == target:
+                break
+        else:
+            return -1
+        return i
+
+
+    def explode(n):
+        total = 0
+        for i in range(n):
+            if i == 3:
+                raise ValueError(f"bad item {i}")
+            total += i
+        return total
+
+
+    class Counter:
+        def tally(self, xs):
+            out = []
+            for x in xs:
+                if x and x > 1:
+                    out.append(x)
+            return out
+    ''')
+
+
+def py(code: str, cwd: Path, *, bytecode: bool = True, env=None, check=True):
+    full = dict(os.environ)
+    full.pop("PYTHONDONTWRITEBYTECODE", None)
+    if not bytecode:
+        full["PYTHONDONTWRITEBYTECODE"] = "1"
+    full["PYTHONPATH"] = str(cwd)
+    full.update(env or {})
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, env=full,
+                       capture_output=True, text=True, timeout=120)
+    if check:
+        assert r.returncode == 0, r.stdout + r.stderr
+    return r
+
+
+@pytest.fixture
+def proj(tmp_path):
+    (tmp_path / "mymod.py").write_text(MOD)
+    pkg = tmp_path / "mypkg"
+    (pkg / "inner").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from mypkg.inner.deep import collatz\n")
+    (pkg / "inner" / "__init__.py").write_text("")
+    (pkg / "inner" / "deep.py").write_text(MOD)
+    (tmp_path / "mypkgother.py").write_text(MOD)
+    return tmp_path
+
+
+def cache_files(root: Path):
+    return sorted(p.name for p in root.rglob("__pycache__/*.pyc") if ".autograph-" in p.name)
+
+
+def test_import_and_install_stay_light(proj):
+    r = py("""
+        import sys, json
+        import autograph_cli
+        h = autograph_cli.install_import_hook(["mymod"])
+        heavy = [m for m in ("numpy", "libcst", "rich", "converters") if m in sys.modules]
+        import mymod
+        after = [m for m in ("numpy", "rich") if m in sys.modules]
+        print(json.dumps([heavy, after, "libcst" in sys.modules]))
+    """, proj, bytecode=False)
+    heavy, after, converted_with_libcst = json.loads(r.stdout)
+    assert heavy == [] and after == []
+    assert converted_with_libcst  # converting does need libcst ...
+
+
+def test_cached_import_needs_no_libcst(proj):
+    code = """
+        import sys, autograph_cli
+        autograph_cli.install_import_hook(["mymod"])
+        import mymod
+        print(mymod.collatz(27), "libcst" in sys.modules)
+    """
+    assert py(code, proj).stdout.split() == ["111", "True"]
+    assert py(code, proj).stdout.split() == ["111", "False"]  # ... loading the cache does not
+
+
+def test_claims_named_modules_and_submodules_only(proj):
+    r = py("""
+        import json, autograph_cli
+        with autograph_cli.install_import_hook(["mypkg", "mymod"]) as h:
+            import mymod, mypkg, mypkg.inner.deep, mypkgother, textwrap
+        def converted(m):
+            return type(m.__loader__).__name__ == "ConvertingLoader" and "ag__" in vars(m)
+        print(json.dumps({m.__name__: converted(m) for m in (mymod, mypkg, mypkg.inner, mypkg.inner.deep, mypkgother, textwrap)}))
+    """, proj)
+    assert json.loads(r.stdout) == {"mymod": True, "mypkg": False, "mypkg.inner": False, "mypkg.inner.deep": True,
+                                    "mypkgother": False, "textwrap": False}
+    # (mypkg/__init__.py and inner/__init__.py have no functions: claimed, nothing to bind)
+    r = py("""
+        import autograph_cli
+        with autograph_cli.install_import_hook(["mypkg"]):
+            import mypkg.inner
+        print(type(mypkg.inner.__loader__).__name__)
+    """, proj)
+    assert r.stdout.strip() == "ConvertingLoader"
+
+
+DIFFERENTIAL = """
+    import json, sys
+    results = []
+    {setup}
+    import mymod
+    c = mymod.Counter()
+    for x in [1, 2, 3, 6, 7, 27, 97]:
+        results.append(mymod.collatz(x))
+    for xs, t in [([], 1), ([1, 2, 3], 2), ([1, 2, 3], 5), ([5, 5], 5)]:
+        results.append(mymod.find(xs, t))
+    results.append(c.tally([0, 1, 2, 3, None, 5]))
+    for n in [0, 3, 4, 10]:
+        try:
+            results.append(mymod.explode(n))
+        except ValueError as e:
+            results.append(str(e))
+    print(json.dumps([results, "ag__" in vars(mymod)]))
+"""
+
+
+@pytest.mark.parametrize("forced", [False, True])
+def test_converted_module_behaves_like_the_original(proj, forced):
+    plain = json.loads(py(DIFFERENTIAL.format(setup=""), proj).stdout)
+    setup = "import autograph_cli; autograph_cli.install_import_hook(['mymod'])"
+    if forced:
+        setup += "; from autograph_cli import operators; operators.force_functional(True)"
+    hooked = json.loads(py(DIFFERENTIAL.format(setup=setup), proj).stdout)
+    assert plain[1] is False and hooked[1] is True
+    assert hooked[0] == plain[0]
+
+
+def test_functions_really_are_converted(proj):
+    r = py("""
+        import autograph_cli, dis, io
+        autograph_cli.install_import_hook(["mymod"])
+        import mymod
+        names = mymod.collatz.__code__.co_names
+        print("ag__" in names, "fast" in names)
+    """, proj)
+    assert r.stdout.split() == ["True", "True"]
+
+
+def test_cache_tag_invalidation_and_options(proj):
+    code = """
+        import autograph_cli
+        autograph_cli.install_import_hook(["mymod"], fast_path={fast})
+        import mymod
+        print(mymod.collatz(6), mymod.__cached__)
+    """
+    out = py(code.format(fast=True), proj).stdout.split()
+    assert out[0] == "8"
+    (tag,) = cache_files(proj)
+    assert tag.startswith("mymod.") and f".autograph-{__import__('autograph_cli').__version__}-" in tag
+    assert out[1].endswith(tag)
+    # Different conversion options: a second, separate cache entry.
+    py(code.format(fast=False), proj)
+    assert len(cache_files(proj)) == 2
+    # The source changes (same size, same mtime second): the hash notices.
+    src = proj / "mymod.py"
+    st = os.stat(src)
+    src.write_text(MOD.replace("steps = 0", "steps = 1"))
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert py(code.format(fast=True), proj).stdout.split()[0] == "9"
+    # A corrupt cache file is ignored and replaced.
+    cache = proj / "__pycache__" / tag
+    cache.write_bytes(b"garbage")
+    assert py(code.format(fast=True), proj).stdout.split()[0] == "9"
+    assert cache.read_bytes()[:4] != b"garb"
+    # No plain .pyc for a converted module: converted and plain never mix.
+    assert not (proj / "__pycache__" / f"mymod.{sys.implementation.cache_tag}.pyc").exists()
+
+
+def test_dont_write_bytecode_and_unwritable_cache_dir(proj):
+    code = """
+        import autograph_cli
+        autograph_cli.install_import_hook(["mymod"])
+        import mymod
+        print(mymod.collatz(6))
+    """
+    assert py(code, proj, bytecode=False).stdout.strip() == "8"
+    assert cache_files(proj) == []
+    r = py("import sys; sys.dont_write_bytecode = True\n" + textwrap.dedent(code), proj)
+    assert r.stdout.strip() == "8" and cache_files(proj) == []
+    # __pycache__ cannot be created (a file is in the way: the stand-in for a
+    # read-only directory that works even as root).
+    (proj / "__pycache__").write_text("not a directory")
+    r = py(code, proj)
+    assert r.stdout.strip() == "8" and r.stderr == ""
+    assert not [p for p in proj.iterdir() if p.name.endswith(".tmp")]
+
+
+TRACEBACK = """
+    import autograph_cli, traceback
+    autograph_cli.install_import_hook(["mymod"])
+    {force}
+    import mymod
+    try:
+        mymod.explode(10)
+    except ValueError:
+        print(traceback.format_exc())
+"""
+
+
+@pytest.mark.parametrize("force", ["", "import autograph_cli.operators; autograph_cli.operators.force_functional(True)"])
+def test_tracebacks_name_the_original_file_and_line(proj, force):
+    code = TRACEBACK.format(force=force)
+    path = proj / "mymod.py"
+    line = MOD.splitlines().index('            raise ValueError(f"bad item {i}")') + 1
+    for attempt in ("converting import", "cached import"):
+        out = py(code, proj).stdout
+        assert f'File "{path}", line {line}, in ' in out, (attempt, out)
+        assert 'raise ValueError(f"bad item {i}")' in out, (attempt, out)
+        assert "libcst" not in out
+    assert len(cache_files(proj)) == 1
+
+
+def test_syntax_errors_surface_as_python_reports_them(proj):
+    (proj / "broken.py").write_text("def f(x):\n    return x +\n")
+    code = """
+        import autograph_cli
+        {hook}
+        try:
+            import broken
+        except SyntaxError as e:
+            print(e.filename, e.lineno, e.msg)
+    """
+    plain = py(code.format(hook=""), proj).stdout
+    hooked = py(code.format(hook="autograph_cli.install_import_hook(['broken'])"), proj).stdout
+    assert hooked == plain and "broken.py 2" in hooked
+
+
+def test_warns_when_a_named_module_was_already_imported(proj):
+    r = py("""
+        import warnings, mymod, autograph_cli
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            autograph_cli.install_import_hook(["mymod", "mypkg"])
+        print(len(w), w[0].category.__name__, str(w[0].message))
+    """, proj)
+    assert r.stdout.startswith("1 AutographImportWarning") and "mymod" in r.stdout and "mypkg" not in r.stdout
+
+
+def test_opt_out_marker_in_docstring(proj):
+    (proj / "optout.py").write_text('"""Helpers.\n\nautograph: off\n"""\n' + MOD.split('"""', 2)[2])
+    (proj / "comment_only.py").write_text('"""Helpers."""\n# autograph: off is not a docstring\n' + MOD.split('"""', 2)[2])
+    r = py("""
+        import autograph_cli
+        autograph_cli.install_import_hook(["optout", "comment_only"])
+        import optout, comment_only
+        print("ag__" in vars(optout), "ag__" in vars(comment_only), optout.collatz(6))
+    """, proj)
+    assert r.stdout.split() == ["False", "True", "8"]
+
+
+def test_uninstall_and_context_manager():
+    import autograph_cli
+    from autograph_cli.import_hook import _Hook
+
+    before = list(sys.meta_path)
+    h = autograph_cli.install_import_hook(["nonexistent_mod_a"])
+    assert isinstance(sys.meta_path[0], _Hook)
+    h.uninstall()
+    h.uninstall()  # twice is fine
+    with autograph_cli.install_import_hook("nonexistent_mod_b") as h2:
+        assert h2.modules == ("nonexistent_mod_b",)
+        assert any(isinstance(f, _Hook) for f in sys.meta_path)
+    assert sys.meta_path == before
+    with pytest.raises(ValueError):
+        autograph_cli.install_import_hook(["not a name"])
+    with pytest.raises(ValueError):
+        autograph_cli.install_import_hook([])
+
+
+def test_install_and_uninstall_from_many_threads():
+    import autograph_cli
+    from autograph_cli.import_hook import _Hook
+
+    before = list(sys.meta_path)
+    errors = []
+
+    def worker(i):
+        try:
+            for j in range(50):
+                h = autograph_cli.install_import_hook([f"nonexistent_{i}_{j}"])
+                h.uninstall()
+        except Exception as e:  # pragma: no cover - the failure being tested for
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert not any(isinstance(f, _Hook) for f in sys.meta_path)
+    assert sys.meta_path == before
+
+
+def test_concurrent_processes_share_the_cache_safely(proj):
+    # Several interpreters convert and cache the same modules at the same time.
+    big = "\n\n".join(MOD.replace("def ", f"def v{i}_").replace("class Counter", f"class Counter{i}") for i in range(15))
+    (proj / "bigmod.py").write_text(big)
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPATH"] = str(proj)
+    code = ("import autograph_cli; autograph_cli.install_import_hook(['bigmod', 'mymod']); "
+            "import bigmod, mymod; print(bigmod.v14_collatz(27) + mymod.collatz(27))")
+    for _round in range(2):
+        procs = [subprocess.Popen([sys.executable, "-c", code], cwd=proj, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(6)]
+        outs = [p.communicate(timeout=180) for p in procs]
+        assert [p.returncode for p in procs] == [0] * 6, outs
+        assert {o for o, _ in outs} == {"222\n"}
+    assert len(cache_files(proj)) == 2
+    assert not [p for p in (proj / "__pycache__").iterdir() if p.name.endswith(".tmp")]
