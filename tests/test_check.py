@@ -280,25 +280,54 @@ def test_deep_but_valid_expressions_are_checked():
     assert [d.code for d in check_source(source, "deep.py")] == ["AG101"]
 
 
-_SNIPPETS = [
-    "x = tf.constant(1)", "y = x + 1", "if x > 0:", "if tf.equal(x, 0):", "else:", "for i in range(3):",
-    "for i in tf.range(n):", "while x > 0:", "while True:", "break", "continue", "return y", "return x",
-    "log.append(x)", "self.a = x", "v = tf.Variable(1.0)", "global g", "g = x", "z = next(it)",
-    "try:", "finally:", "with tf.init_scope():", "if self.a is None:", "yield x", "del y", "pass",
-    "y = [t for t in range(3)]", "f(x)", "lambda: y", "x += y", "(w := x)", "match x:", "case 1:",
+_SIMPLE = [
+    "x = tf.constant(1)", "y = x + 1", "z = y * 2", "log.append(x)", "self.a = x", "v = tf.Variable(1.0)",
+    "w = next(it)", "del y", "pass", "y = [t for t in range(3)]", "f(x)", "h = lambda: y", "x += y",
+    "(q := x)", "return y", "return x", "tf.print(z)", "yield x", "print(locals())", "raise ValueError(x)",
+]
+_HEADS = [
+    "if x > 0:", "if tf.equal(x, 0):", "if self.a is None:", "if not log:", "for i in range(3):",
+    "for i in tf.range(n):", "while x > 0:", "while True:", "with tf.init_scope():", "try:", "match x:",
 ]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(_SNIPPETS), st.integers(0, 4)), max_size=25))
-def test_any_source_gives_diagnostics_or_a_conversion_error(lines):
-    body = "".join("  " * (1 + depth) + text + "\n" for text, depth in lines)
+def _block(rng, depth: int, in_loop: bool) -> list[str]:
+    """A random valid statement list built from the snippets above."""
+    out: list[str] = []
+    for _ in range(rng.randint(1, 4)):
+        if depth < 4 and rng.random() < 0.35:
+            head = rng.choice(_HEADS)
+            sub = lambda loop=in_loop: ["  " + line for line in _block(rng, depth + 1, loop)]
+            if head == "try:":
+                out += [head, *sub(), "except ValueError as e:", *sub(), "finally:", *sub()]
+            elif head == "match x:":
+                out += [head, "  case 1:", *["  " + line for line in sub()],
+                        "  case [a, *rest]:", *["  " + line for line in sub()]]
+            else:
+                loop = head.startswith(("for", "while"))
+                out += [head, *sub(in_loop or loop)]
+                if not head.startswith("with") and rng.random() < 0.4:
+                    out += ["else:", *sub()]
+        else:
+            out.append(rng.choice(_SIMPLE + (["break", "continue"] if in_loop else [])))
+    return out
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_random_valid_programs_give_sorted_deterministic_diagnostics(rng):
+    body = "".join("  " + line + "\n" for line in _block(rng, 0, False))
     source = "import autograph_cli.tf as tf\nlog = []\n@tf.function\ndef f(self, x, n, it):\n" + body
-    try:
-        diags = check_source(source, "gen.py")
-    except ConversionError as e:
-        assert e.filename == "gen.py"
-        return
+    diags = check_source(source, "gen.py")
     assert diags == sorted(diags, key=lambda d: (d.line, d.col, d.code))
-    assert all(d.code in CODES for d in diags)
+    assert all(d.code in CODES and 1 <= d.line <= source.count("\n") and d.col >= 1 for d in diags)
     assert check_source(source, "gen.py") == diags
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_gives_diagnostics_or_a_conversion_error(text):
+    try:
+        check_source("import autograph_cli.tf as tf\n@tf.function\ndef f(x):\n" + text, "t.py")
+    except ConversionError as e:
+        assert e.filename == "t.py" and e.line >= 1 and e.col >= 1
