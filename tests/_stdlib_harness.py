@@ -196,20 +196,22 @@ def install_converted(name: str):
     return result
 
 
-def _count_operator_calls(counts):
+def _watch_operators(used):
+    """Note which operators run; each wrapper removes itself on first use."""
     from autograph_cli import operators
 
     for op in COUNTED_OPERATORS:
         real = getattr(operators, op, None)
         if real is None:
             continue
-        counts[op] = 0
+        used[op] = False
 
-        def counting(*args, _real=real, _op=op, **kwargs):
-            counts[_op] += 1
+        def first_call(*args, _real=real, _op=op, **kwargs):
+            used[_op] = True
+            setattr(operators, _op, _real)
             return _real(*args, **kwargs)
 
-        setattr(operators, op, counting)
+        setattr(operators, op, first_call)
 
 
 class RecordingResult(unittest.TestResult):
@@ -258,14 +260,14 @@ class RecordingResult(unittest.TestResult):
 def run(module: str, test_module: str, mode: str) -> dict:
     t0 = time.perf_counter()
     report = {"module": module, "mode": mode}
-    counts = {}
+    used = {}
     if mode == "converted":
         from autograph_cli import operators
 
         result = install_converted(module)
         report["functions_converted"] = sum(r.converted for r in result.report)
         report["functions_left"] = sum(not r.converted for r in result.report)
-        _count_operator_calls(counts)
+        _watch_operators(used)
         operators.force_functional(True)
     else:
         # Same starting point as the converted run: the module is imported.
@@ -279,7 +281,7 @@ def run(module: str, test_module: str, mode: str) -> dict:
     report["seconds"] = time.perf_counter() - t0
     if mode == "converted":
         report["loader_executions"] = _ConvertedLoader.executions
-        report["operator_calls"] = counts
+        report["operators_used"] = used
     return report
 
 

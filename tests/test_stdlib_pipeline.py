@@ -73,4 +73,4 @@ def test_cpython_tests_pass_on_converted_module(module, test_module, tmp_path):
     # its functional form really ran.
     assert converted["loader_executions"] >= 1
     assert converted["functions_converted"] > 0
-    assert sum(converted["operator_calls"].values()) > 0, converted["operator_calls"]
+    assert any(converted["operators_used"].values()), converted["operators_used"]
