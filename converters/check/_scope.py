@@ -119,6 +119,8 @@ class Scope:
         self.locals = (self.assigned | self.param_names) - declared
         # Parameters the function never rebinds still refer to the caller's objects.
         self.outer_params = self.param_names - self.assigned - declared
+        if a.kwarg is not None:  # `**kwargs` is a fresh dict on every call
+            self.outer_params.discard(a.kwarg.arg)
 
         self._module_classes = module_classes
         self.classes: dict[str, int] = {}
@@ -154,6 +156,8 @@ class Scope:
         """A name that refers to an object living outside the function."""
         if name is None or self.is_local(name):
             return False
+        if name in self.param_names and name not in self.outer_params:
+            return False  # `**kwargs`
         if name in self.module.aliases and name not in self.outer_params:
             return False  # a module, a function or a class from an import
         return True

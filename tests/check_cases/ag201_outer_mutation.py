@@ -107,3 +107,10 @@ def rebound_parameter(acc, x):
 @tf.function
 def comprehension(xs):
   return [y.pop() for y in [[1], [2]]]
+
+
+@tf.function
+def keyword_arguments(x, **kwargs):
+  scale = kwargs.pop("scale", 1.0)  # a fresh dict on every call
+  kwargs["seen"] = True
+  return x * scale
