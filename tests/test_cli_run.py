@@ -1,0 +1,126 @@
+"""``autograph run``: programs run as ``python`` runs them, with the script
+and the ``--convert`` modules converted."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+_SCRIPT = Path(sys.executable).with_name("autograph")
+AUTOGRAPH = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "autograph_cli"]
+
+LIB = textwrap.dedent('''\
+    def classify(xs):
+        out = []
+        for x in xs:
+            if x < 0:
+                out.append("neg")
+            elif x == 0:
+                out.append("zero")
+            else:
+                out.append("pos")
+        return out
+
+
+    def fail_on(xs, bad):
+        for x in xs:
+            if x == bad:
+                raise KeyError(x)
+        return len(xs)
+    ''')
+
+SCRIPT = textwrap.dedent('''\
+    import sys
+    import mylib
+
+    def main(argv):
+        n = 0
+        while n < len(argv):
+            n += 1
+        print("args", argv, n)
+        print(mylib.classify([int(a) for a in argv if a.lstrip("-").isdigit()]))
+        print("lib converted:", "ag__" in vars(mylib), "main converted:", "ag__" in globals())
+        print("name:", __name__, "argv0:", sys.argv[0].endswith("prog.py"))
+        if argv and argv[0] == "7":
+            mylib.fail_on([1, 7], 7)
+        return 3 if argv and argv[0] == "3" else 0
+
+    if __name__ == "__main__":
+        sys.exit(main(sys.argv[1:]))
+    ''')
+
+
+def run(*args, cwd):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(cwd)
+    return subprocess.run([*AUTOGRAPH, *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+def _proj(tmp_path):
+    (tmp_path / "mylib.py").write_text(LIB)
+    (tmp_path / "prog.py").write_text(SCRIPT)
+    return tmp_path
+
+
+def test_run_script_with_converted_module_and_args(tmp_path):
+    proj = _proj(tmp_path)
+    r = run("run", "--convert", "mylib", "prog.py", "-1", "0", "2", cwd=proj)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "args ['-1', '0', '2'] 3",
+        "['neg', 'zero', 'pos']",
+        "lib converted: True main converted: True",
+        "name: __main__ argv0: True",
+    ]
+    # Options after the script belong to the script.
+    r = run("run", "prog.py", "--convert", "-m", cwd=proj)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("args ['--convert', '-m'] 2\n")
+    r = run("run", "--no-convert-main", "prog.py", cwd=proj)
+    assert "lib converted: False main converted: False" in r.stdout
+
+
+def test_run_exit_codes_and_program_tracebacks(tmp_path):
+    proj = _proj(tmp_path)
+    assert run("run", "--convert", "mylib", "prog.py", "3", cwd=proj).returncode == 3
+    r = run("run", "--convert", "mylib", "prog.py", "7", cwd=proj)
+    assert r.returncode == 1
+    lib_line = LIB.splitlines().index("            raise KeyError(x)") + 1
+    assert r.stderr.startswith("Traceback (most recent call last):")
+    assert f'File "{proj / "mylib.py"}", line {lib_line}, in ' in r.stderr
+    assert 'prog.py", line 13, in main' in r.stderr
+    assert "autograph_cli/cli.py" not in r.stderr and "click" not in r.stderr
+    assert r.stderr.rstrip().endswith("KeyError: 7")
+
+
+def test_run_module_with_dash_m(tmp_path):
+    proj = _proj(tmp_path)
+    pkg = proj / "tool"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "__main__.py").write_text(textwrap.dedent('''\
+        import sys
+        import mylib
+        total = 0
+        for a in sys.argv[1:]:
+            if a.isdigit():
+                total += int(a)
+        print(total, mylib.classify([total]), "ag__" in vars(mylib), "ag__" in globals())
+        '''))
+    r = run("run", "--convert", "mylib", "-m", "tool", "1", "x", "2", cwd=proj)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "3 ['pos'] True True"
+    r = run("run", "-m", "no_such_module_here", cwd=proj)
+    assert r.returncode == 2 and r.stderr.startswith("no_such_module_here:1:1: ")
+
+
+def test_run_bad_script_is_one_located_line(tmp_path):
+    (tmp_path / "bad.py").write_text("x = (\n")
+    r = run("run", "bad.py", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.startswith("bad.py:1:") and "Traceback" not in r.stderr
+    r = run("run", "missing.py", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.startswith("missing.py:1:1: ")
+    assert run("run", cwd=tmp_path).returncode == 2
