@@ -229,7 +229,7 @@ class Effects:
             stack.extend(child_nodes(node))
 
     def _qual(self, e: ast.AST, last: str) -> bool:
-        q = self.scope._qualify(e)
+        q = self.scope.qualify(e)
         return q is not None and q.rsplit(".", 1)[-1] == last and self.module.is_tf(e)
 
     # -- writes ------------------------------------------------------------
@@ -277,7 +277,7 @@ class Effects:
                     f"`{_describe(recv)}.{f.attr}(...)` mutates `{_describe(recv)}`, which lives outside the staged "
                     f"function, so it happens only while tracing; return the values, or accumulate them in a "
                     f"`tf.TensorArray`."))
-        if isinstance(f, ast.Name) and not scope._shadowed(f.id):
+        if isinstance(f, ast.Name) and not scope.shadowed(f.id):
             if f.id == "next" and call.args and isinstance(call.args[0], ast.Name):
                 p = call.args[0].id
                 line = self.iterator_evidence(self.fi, p) if p in scope.outer_params else None
@@ -289,7 +289,7 @@ class Effects:
                 self.report(call, "AG402", (
                     f"`{f.id}()` needs the function's real local variables, so the converter leaves "
                     f"'{self.name}' unconverted; pass the values explicitly instead."))
-        if self.module.is_tf_variable(f) and scope._qualify(f) is not None:
+        if self.module.is_tf_variable(f) and scope.qualify(f) is not None:
             if not ctx.guards and not ctx.init:
                 self.report(call, "AG301", (
                     "this `tf.Variable` is created on every call, which a staged function does not allow; "

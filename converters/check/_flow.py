@@ -298,7 +298,7 @@ class Flow:
         python_loop = c == PY or (
             not isinstance(st, ast.While) and c != TENSOR and isinstance(st.iter, ast.Call)
             and isinstance(st.iter.func, ast.Name) and st.iter.func.id == "range"
-            and not self.scope._shadowed("range"))
+            and not self.scope.shadowed("range"))
         self.frames.append(("loop", python_loop, st))
         end = self.block(st.body, body_state)
         self.frames.pop()

@@ -124,17 +124,17 @@ class Scope:
 
         self._module_classes = module_classes
         self.classes: dict[str, int] = {}
-        self.classify = Classifier(self._lookup, self._qualify, is_tf_qualname, self._shadowed)
+        self.classify = Classifier(self._lookup, self.qualify, is_tf_qualname, self.shadowed)
         self._solve_classes()
 
     # -- names -------------------------------------------------------------
-    def _qualify(self, e: ast.AST) -> str | None:
+    def qualify(self, e: ast.AST) -> str | None:
         root = root_name(e)
         if root is not None and root in self.locals:
             return None
         return self.module.qualify(e)
 
-    def _shadowed(self, name: str) -> bool:
+    def shadowed(self, name: str) -> bool:
         return name in self.locals or name in self.module.bound
 
     def _lookup(self, name: str) -> int:
