@@ -27,6 +27,9 @@ def main(argv=None):
     parser.add_argument("-v", "--verbose", action="store_true", help="list every function left")
     args = parser.parse_args(argv)
 
+    import converters
+
+    converters.convert("def warm_up(x):\n    return x if x else -x\n")  # imports, caches
     rows = [census(name) for name, _ in MODULES]
     reasons = collections.Counter()
     print(f"{'module':<12} {'lines':>6} {'with cf':>8} {'converted':>10} {'left':>5} {'missing':>8} {'share':>7}")
