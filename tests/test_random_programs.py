@@ -96,6 +96,8 @@ class Gen:
         if in_loop:
             choices += ["break", "continue"]
         choices += ["return", "print", "pop"]
+        if depth > 1 and self.chance(0.3):
+            choices.append("nested_def")
         if self.chance(0.3):
             choices.append("assert")
         kind = self.pick(choices)
@@ -136,6 +138,20 @@ class Gen:
             if self.chance(0.5):
                 lines.append(f"{pad}else:")
                 lines += self.block(names, depth - 1, in_loop, indent + 1)
+            return lines
+        if kind == "nested_def":
+            # A nested function with its own control flow, writing an
+            # enclosing variable through nonlocal, called right away.
+            self.loops += 1
+            name, target = f"g{self.loops}", self.pick(LOCALS)
+            inner = ("v",) + tuple(n for n in names if n not in (target,))
+            lines = [f"{pad}def {name}(v):", f"{pad}    nonlocal {target}"]
+            lines.append(f"{pad}    if {self.cond(inner + (target,))}:")
+            lines.append(f"{pad}        {target} = ({self.expr(inner + (target,))}) % 1009")
+            lines.append(f"{pad}        return v")
+            lines += self.block(inner + (target,), 1, False, indent + 1, size=1)
+            lines.append(f"{pad}    return {self.expr(inner)}")
+            lines.append(f"{pad}{self.pick(LOCALS)} = ({name}({self.atom(readable)})) % 1009")
             return lines
         if kind == "try":
             lines = [f"{pad}try:"]
