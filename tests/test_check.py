@@ -144,6 +144,39 @@ def test_reported_functions_fail_in_the_runtime_and_the_others_run():
     assert {name for name, failed in outcome.items() if failed} == reported
 
 
+def test_reported_side_effects_change_behaviour_once_staged():
+    import importlib.util
+    path = CASES / "runtime_agreement_effects.py"
+    source = path.read_text(encoding="utf-8")
+    spans = {f.qualname: (f.node.lineno, f.node.end_lineno) for f in scan_module(ast.parse(source)).functions
+             if f.staged}
+    reported = {q for q, (a, b) in spans.items() for d in check_source(source, path.name) if a <= d.line <= b}
+    spec = importlib.util.spec_from_file_location("_check_runtime_agreement_effects", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tf = module.tf
+    assert set(module.SCENARIOS) == set(spans)
+    assert reported and reported != set(spans)
+
+    def observe(scenario):
+        try:
+            return scenario()
+        except Exception as e:  # a leaked symbolic tensor, say
+            return type(e).__name__
+
+    differ = set()
+    for name, scenario in module.SCENARIOS.items():
+        tf.config.run_functions_eagerly(True)
+        try:
+            eager = observe(scenario)
+        finally:
+            tf.config.run_functions_eagerly(False)
+        staged = observe(scenario)  # the first trace of this function
+        if eager != staged:
+            differ.add(name)
+    assert differ == reported
+
+
 # -- the API the CLI uses ----------------------------------------------------
 
 BUGGY = """\
