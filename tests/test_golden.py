@@ -116,16 +116,27 @@ def test_sample_script_prints_the_golden(name):
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_cli_to_code_prints_the_golden(name, monkeypatch):
-    """What a user sees: `autograph to-code samples/<name>.py | cat`."""
+    """`autograph to-code samples/<name>.py`, output not a terminal."""
     from click.testing import CliRunner
 
-    from autograph_cli.cli import main
+    from autograph_cli.cli import cli
 
     monkeypatch.chdir(ROOT)
-    monkeypatch.setenv("NO_COLOR", "1")
-    result = CliRunner().invoke(main, ["to-code", sample_filename(name)])
+    result = CliRunner().invoke(cli, ["to-code", sample_filename(name)])
     assert result.exit_code == 0, result.output
-    assert result.output.rstrip("\n") == golden_path(name).read_text().rstrip("\n")
+    assert result.output == golden_path(name).read_text()
+
+
+def test_console_script_to_code_piped_prints_the_golden():
+    """The installed command itself, piped, as the README shows it."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "autograph_cli", "to-code", sample_filename("collatz")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={k: v for k, v in os.environ.items() if k != "NO_COLOR"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == golden_path("collatz").read_text()
+    assert "\x1b[" not in proc.stdout
 
 
 # --------------------------------------------------------------------------
