@@ -85,6 +85,26 @@ def _pattern_names(p: ast.AST):
             yield n.rest
 
 
+def _returns(stmts: list[ast.stmt]) -> bool:
+    """Whether a block always ends in ``return`` (directly or in every branch of an ``if``)."""
+    for st in stmts:
+        if isinstance(st, ast.Return):
+            return True
+        if isinstance(st, ast.If) and st.orelse and _returns(st.body) and _returns(st.orelse):
+            return True
+    return False
+
+
+def _compares(e: ast.AST):
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Compare):
+            yield n
+        elif isinstance(n, (ast.BoolOp, ast.UnaryOp)):
+            stack.extend(n.values if isinstance(n, ast.BoolOp) else [n.operand])
+
+
 class _Loop:
     __slots__ = ("breaks", "continues")
 
@@ -102,6 +122,7 @@ class Flow:
         self.reported: set = set()
         self.frames: list[tuple] = []  # ("if", tensor, node, in_body) / ("loop", python, node)
         self._dumps: dict[int, str] = {}
+        self.partial_returns: set[ast.If] = set()
         self.loops: list[_Loop] = []
 
     def run(self) -> None:
@@ -272,6 +293,7 @@ class Flow:
         self.frames.pop()
         if c == PY:
             return _join([s1, s2], None)
+        self._check_partial_return(st, c, s1, s2)
         origin = ("AG101", st)
         out = _join([s1, s2], origin)
         if out is not None and s1 is not None and s2 is not None:
@@ -279,6 +301,26 @@ class Flow:
                 if v is origin:  # defined in one branch only: remember which
                     out[k] = ("AG101", st, k in s1 and s1[k] is None)
         return out
+
+    def _check_partial_return(self, st: ast.If, c: int, s1, s2) -> None:
+        """AG105: a staged ``if`` that returns in some branches and falls
+        through in others (outside loops, where the return value is not loop
+        state): the runtime's conditional would produce ``None`` on one side."""
+        if any(f[0] == "loop" for f in self.frames):
+            return
+        if c != TENSOR and not any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+                                   for n in _compares(st.test) for op in n.ops):
+            return  # an unknown value tested for truth or equality: usually a Python flag
+        partial = (_returns(st.body) and s2 is not None) or (_returns(st.orelse) and s1 is not None)
+        if not partial:
+            return
+        if len(st.orelse) == 1 and st.orelse[0] in self.partial_returns:
+            return  # the `elif` below is reported
+        self.partial_returns.add(st)
+        self.report(st, "AG105", (
+            "this `if` returns in some branches but not in the others, and its condition may be a tensor, which "
+            "a staged conditional cannot express; return in every branch (an `else: return ...`), or assign the "
+            "result and return it after the `if`."))
 
     def _loop(self, st, state: dict) -> dict | None:
         if isinstance(st, ast.While):

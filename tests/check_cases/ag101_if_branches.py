@@ -95,7 +95,8 @@ def not_used_after(x):
 
 @tf.function
 def other_branch_returns(x):
-  if x > 0:
+  # Not AG101 (the returning branch never reaches the use), but AG105.
+  if x > 0:  # expect: AG105
     return x
   else:
     y = -x

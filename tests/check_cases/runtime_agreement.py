@@ -78,6 +78,13 @@ def recursive_fn(n):
     return 1
 
 
+@tf.function
+def partial_return(x):
+  if x > 0:  # expect: AG105
+    return 1
+  return 0
+
+
 # ---- clean: these run ------------------------------------------------------------
 
 @tf.function
@@ -142,6 +149,22 @@ def python_loop_defines():
   return last
 
 
+@tf.function
+def every_branch_returns(x):
+  if x > 0:
+    return 1
+  else:
+    return 0
+
+
+@tf.function
+def first_above(x, threshold):
+  for i in tf.range(tf.size(x)):
+    if x[i] > threshold:
+      return i
+  return -1
+
+
 class Count(tf.Module):
   def __init__(self):
     self.count = None
@@ -177,4 +200,7 @@ CALLS = {
     "python_hyperparameter": lambda: python_hyperparameter(tf.constant(3)),
     "python_loop_defines": lambda: python_loop_defines(),
     "Count.__call__": _count_twice,
+    "partial_return": lambda: partial_return(tf.constant(-3)),
+    "every_branch_returns": lambda: every_branch_returns(tf.constant(-3)),
+    "first_above": lambda: first_above(tf.constant([1, 5, 2]), tf.constant(4)),
 }

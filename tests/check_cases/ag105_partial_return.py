@@ -1,0 +1,68 @@
+"""AG105: an `if` whose condition may be a tensor that returns in some
+branches but falls through in others. Staged, the conditional would produce
+the return value on one side and nothing on the other."""
+import autograph_cli.tf as tf
+
+
+@tf.function
+def sign(x):
+  # samples/early_return.py: "Staged, `sign` would need a return in every branch".
+  if x > 0:
+    return 1
+  elif x < 0:  # expect: AG105
+    return -1
+  return 0
+
+
+@tf.function
+def guard_clause(x):
+  if tf.reduce_sum(x) < 0:  # expect: AG105
+    return tf.zeros_like(x)
+  return x
+
+
+@tf.function
+def else_returns(x):
+  if x > 0:  # expect: AG105
+    y = x
+  else:
+    return -x
+  return y * 2
+
+
+# ---- clean variants ---------------------------------------------------------
+
+@tf.function
+def every_branch(x):
+  # Seed 004, simple_relu.
+  if tf.greater(x, 0):
+    return x
+  else:
+    return 0
+
+
+@tf.function
+def result_variable(x):
+  if tf.reduce_sum(x) < 0:
+    y = tf.zeros_like(x)
+  else:
+    y = x
+  return y
+
+
+@tf.function
+def python_guards(x, mask=None, n=0):
+  if mask is None:
+    return x
+  if n == 0:
+    return x * mask
+  return x
+
+
+@tf.function
+def in_a_staged_loop(x, threshold):
+  # samples/early_return.py, first_above: a loop carries the return value.
+  for i in tf.range(tf.size(x)):
+    if x[i] > threshold:
+      return i
+  return -1
