@@ -168,11 +168,18 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             # A syntax error (or code nested too deeply for the parsers):
             # Python's own compiler reports it exactly as a plain import would.
             return plain()
-        except RecursionError:
-            warnings.warn(f"{source_path}: too deeply nested to convert; imported as written",
+        except (RecursionError, MemoryError):
+            warnings.warn(f"{source_path}:1:1: too deeply nested to convert; imported as written",
                           AutographImportWarning, stacklevel=2)
             return plain()
-        return compile_result(result)
+        try:
+            return compile_result(result)
+        except (SyntaxError, ValueError) as e:
+            # The converter produced code Python rejects: a bug of ours. The
+            # module still imports, as written, and the warning says so.
+            warnings.warn(f"{source_path}:{getattr(e, 'lineno', 1) or 1}:1: internal error, the converted module "
+                          f"does not compile ({e}); imported as written", AutographImportWarning, stacklevel=2)
+            return plain()
 
     def exec_module(self, module: types.ModuleType) -> None:
         code = self.get_code(module.__name__)
