@@ -227,6 +227,8 @@ def step():
     assert [d.line for d in check_source(source, "m.py", staged={"M.step"})] == [4]
     assert [d.line for d in check_source(source, "m.py", staged={"outer.<locals>.inner"})] == [7]
     assert [d.line for d in check_source(source, "m.py", staged={"step"})] == [10]
+    assert [d.line for d in check_source(source, "m.py", staged={"*step"})] == [4, 10]
+    assert [d.line for d in check_source(source, "m.py", staged={"outer.*"})] == [7]
 
 
 def test_noqa_comments():

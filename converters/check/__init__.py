@@ -7,7 +7,8 @@ statically in the functions that will be staged.
 ``check_source`` returns ``converters.Diagnostic`` objects sorted by (line,
 col, code); ``line`` and ``col`` are 1-based (``col`` counts characters).
 ``select``/``ignore`` hold codes or code prefixes (``"AG1"``). ``staged``
-names extra functions, by qualname (``"Model.__call__"``), to check as staged.
+names extra functions, by qualname (``"Model.__call__"``) or glob
+(``"*.call"``), to check as staged.
 A line with ``# noqa`` (all codes) or ``# noqa: AG101,AG2`` is not reported.
 A syntax error raises ``converters.ConversionError``.
 

@@ -8,6 +8,7 @@ caller names its qualname in ``staged``.
 from __future__ import annotations
 
 import ast
+import fnmatch
 from dataclasses import dataclass, field
 
 from converters.check._walk import child_nodes
@@ -248,8 +249,10 @@ def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset(
                 elif node.module and not node.level and a.name != "*":
                     info.aliases[local] = node.module + "." + a.name
 
+    patterns = [p for p in staged if any(c in p for c in "*?[")]
     for fi in info.functions:
-        fi.staged = _decorated_staged(info, fi.node) or fi.qualname in staged
+        fi.staged = (_decorated_staged(info, fi.node) or fi.qualname in staged
+                     or any(fnmatch.fnmatchcase(fi.qualname, p) for p in patterns))
     wraps: list[tuple[str, int, list[ast.AST]]] = []  # (name, line, scope chain)
     for call, scopes in calls:
         if info.is_tf_function(call.func):
