@@ -1,0 +1,114 @@
+"""Import cost of converted modules, through the real import hook.
+
+For each module (copies of standard-library modules, under new names, in a
+temporary directory) every measurement is a fresh interpreter that times one
+``import`` with ``time.perf_counter`` (the interpreter start-up is not timed):
+
+- cached: plain cached import (normal .pyc) vs cached import of the converted
+  module (the hook installed before the timer starts, the cache warm);
+  target: converted/plain <= 1.2;
+- first import: the hook converts, compiles and caches the module (libcst
+  already imported, then also counting libcst's own import), as lines/second.
+
+Medians over repeated runs; prints ratios.
+
+    python benchmarks/bench_import.py [--runs N]
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+MODULES = ["textwrap", "difflib", "calendar", "fractions", "shlex", "heapq", "ipaddress", "configparser"]
+
+TIMED = """
+import sys, time
+{setup}
+t0 = time.perf_counter()
+import {name}
+t1 = time.perf_counter()
+ok = "ag__" in vars(sys.modules["{name}"])
+print(t1 - t0, ok)
+"""
+
+
+def _time(workdir: Path, name: str, setup: str, *, write_bytecode: bool = True) -> tuple[float, bool]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if not write_bytecode:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONPATH"] = str(workdir)
+    out = subprocess.run([sys.executable, "-c", TIMED.format(setup=setup, name=name)], cwd=workdir, env=env,
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), out[1] == "True"
+
+
+HOOK = "import autograph_cli; autograph_cli.install_import_hook(['{name}'])"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=11)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench_import_"))
+    try:
+        rows = []
+        for mod in MODULES:
+            origin = importlib.util.find_spec(mod).origin
+            name = f"bench_{mod}"
+            text = Path(origin).read_text()
+            lines = text.count("\n")
+            # Two copies: one imported plainly, one through the hook, so the
+            # two caches never meet.
+            (work / f"{name}.py").write_text(text)
+            (work / f"{name}_c.py").write_text(text)
+            plain_setup, hook_setup = "", HOOK.format(name=f"{name}_c")
+
+            # warm both caches
+            _time(work, name, plain_setup)
+            _, converted = _time(work, f"{name}_c", hook_setup)
+            plain, hooked = [], []
+            for _ in range(args.runs):
+                plain.append(_time(work, name, plain_setup)[0])
+                hooked.append(_time(work, f"{name}_c", hook_setup)[0])
+
+            first, first_cold = [], []
+            warm_libcst = hook_setup + "; import converters, autograph_cli.api"
+            for _ in range(max(3, args.runs // 3)):
+                first.append(_time(work, f"{name}_c", warm_libcst, write_bytecode=False)[0])
+                first_cold.append(_time(work, f"{name}_c", hook_setup, write_bytecode=False)[0])
+            rows.append((mod, lines, converted, statistics.median(plain), statistics.median(hooked),
+                         statistics.median(first), statistics.median(first_cold)))
+
+        print(f"{'module':<13}{'lines':>6}  {'conv':>4}  {'plain ms':>8}  {'cached ms':>9}  {'ratio':>6}"
+              f"  {'first ms':>8}  {'lines/s':>8}  {'+libcst import':>14}")
+        ratios, total_lines, total_first, total_cold = [], 0, 0.0, 0.0
+        for mod, lines, converted, p, h, f, fc in rows:
+            ratio = h / p
+            ratios.append(ratio)
+            total_lines += lines
+            total_first += f
+            total_cold += fc
+            print(f"{mod:<13}{lines:>6}  {'yes' if converted else 'NO':>4}  {p * 1e3:>8.2f}  {h * 1e3:>9.2f}  {ratio:>6.2f}"
+                  f"  {f * 1e3:>8.1f}  {lines / f:>8.0f}  {lines / fc:>10.0f} l/s")
+        geo = statistics.geometric_mean(ratios)
+        print()
+        print(f"cached import, converted / plain: geometric mean {geo:.2f}x, max {max(ratios):.2f}x (target <= 1.2x)")
+        print(f"first import (convert + compile + cache): {total_lines / total_first:.0f} lines/s "
+              f"({total_lines / total_cold:.0f} lines/s counting libcst's import)")
+        not_converted = [r[0] for r in rows if not r[2]]
+        if not_converted:
+            print(f"NOTE: imported as written (conversion failed): {', '.join(not_converted)}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
