@@ -254,6 +254,15 @@ def test_byte_order_mark_and_crlf_and_tabs():
         (8, 2, "AG201"), (9, 6, "AG301"), (10, 9, "AG101")]
 
 
+def test_parsing_prints_no_warnings():
+    source = 'x = "\\d"\nassert (x, 1)\nfunction = 1\n'
+    r = subprocess.run([sys.executable, "-W", "default", "-c",
+                        "import sys; from converters.check import check_source; "
+                        "print(check_source(sys.stdin.read(), 'w.py'))"],
+                       input=source, capture_output=True, text=True, cwd=ROOT, check=True)
+    assert (r.stdout, r.stderr) == ("[]\n", "")
+
+
 def test_output_does_not_depend_on_hash_seed():
     paths = [str(p) for p in CASE_FILES + SEED_OK]
     prog = (

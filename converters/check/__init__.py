@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 
 from converters._result import ConversionError, Diagnostic
 from converters.check._calls import IteratorEvidence, recursion_reports
@@ -44,7 +45,9 @@ def check_source(source: str, filename: str, *, select: set[str] | None = None,
     if source.startswith("\ufeff"):  # a UTF-8 byte-order mark read as text
         source = source[1:]
     try:
-        tree = ast.parse(source, filename=filename)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes etc.: a compiler's business, not ours
+            tree = ast.parse(source, filename=filename)
     except SyntaxError as e:
         line = e.lineno or 1
         col = e.offset or 1
