@@ -108,7 +108,7 @@ def _check_tree(tree: ast.Module, staged: frozenset[str], report) -> None:
                 f"function cannot express; make it a plain `def`."))
         scope = Scope(fi, module, mclasses)
         Flow(scope, report).run()
-        effects = Effects(scope, module, report, evidence.python_iterator_call)
+        effects = Effects(scope, module, report, evidence)
         effects.run()
         staged_calls.append((fi, effects.calls))
         if module.rebinds:

@@ -27,6 +27,7 @@ class IteratorEvidence:
         self._calls: dict[str, list[ast.Call]] | None = None
         self._assigns: dict[str, list[tuple[int, ast.expr]]] = {}
         self._generators: set[str] = set()
+        self._attr_assigns: dict[str, list[tuple[int, ast.expr]]] = {}
 
     def _index(self) -> dict[str, list[ast.Call]]:
         if self._calls is None:
@@ -36,6 +37,8 @@ class IteratorEvidence:
                     self._calls.setdefault(n.func.id, []).append(n)
                 elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                     self._assigns.setdefault(n.targets[0].id, []).append((n.lineno, n.value))
+                elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute):
+                    self._attr_assigns.setdefault(n.targets[0].attr, []).append((n.lineno, n.value))
                 elif isinstance(n, ast.FunctionDef):
                     if any(isinstance(x, (ast.Yield, ast.YieldFrom)) for x in walk(n)):
                         self._generators.add(n.name)
@@ -64,6 +67,14 @@ class IteratorEvidence:
                     arg = kw.value
             if arg is not None and self._is_python_iterator(arg, call.lineno):
                 return call.lineno
+        return None
+
+    def python_iterator_attribute(self, attr: str) -> int | None:
+        """The line where the module stores a Python iterator in ``<obj>.attr``, or None."""
+        self._index()
+        for line, value in sorted(self._attr_assigns.get(attr, ()), key=lambda lv: lv[0]):
+            if self._is_python_iterator(value, line):
+                return line
         return None
 
     def _last_assign(self, name: str, line: int) -> ast.expr | None:

@@ -107,11 +107,11 @@ class _Ctx:
 
 
 class Effects:
-    def __init__(self, scope: Scope, module: ModuleInfo, report, iterator_evidence):
+    def __init__(self, scope: Scope, module: ModuleInfo, report, evidence):
         self.scope = scope
         self.module = module
         self.report = report
-        self.iterator_evidence = iterator_evidence  # (FuncInfo, param) -> line of a call passing a Python iterator
+        self.evidence = evidence  # _calls.IteratorEvidence: where Python iterators come from
         self.fi = scope.fi
         self.name = scope.fi.node.name
         self.global_written: set[str] = set()
@@ -265,6 +265,21 @@ class Effects:
                     f"happens only while tracing; return the values, or accumulate them in a `tf.TensorArray`."))
 
     # -- calls -------------------------------------------------------------
+    def _next(self, call: ast.Call, arg: ast.AST) -> None:
+        scope = self.scope
+        line = where = None
+        if isinstance(arg, ast.Name) and arg.id in scope.outer_params:
+            line = self.evidence.python_iterator_call(self.fi, arg.id)
+            where = "passed in"
+        elif (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and scope.self_name
+              and arg.value.id == scope.self_name):
+            line = self.evidence.python_iterator_attribute(arg.attr)
+            where = "stored"
+        if line is not None:
+            self.report(call, "AG204", (
+                f"`next({_describe(arg)})` advances the Python iterator {where} at line {line} only while tracing, "
+                f"so later calls reuse the traced value; pass an iterator over a `tf.data.Dataset` instead."))
+
     def call(self, call: ast.Call, ctx: _Ctx) -> None:
         f = call.func
         scope = self.scope
@@ -278,13 +293,8 @@ class Effects:
                     f"function, so it happens only while tracing; return the values, or accumulate them in a "
                     f"`tf.TensorArray`."))
         if isinstance(f, ast.Name) and not scope.shadowed(f.id):
-            if f.id == "next" and call.args and isinstance(call.args[0], ast.Name):
-                p = call.args[0].id
-                line = self.iterator_evidence(self.fi, p) if p in scope.outer_params else None
-                if line is not None:
-                    self.report(call, "AG204", (
-                        f"`next({p})` advances the Python iterator passed in at line {line} only while tracing, so "
-                        f"later calls reuse the traced value; pass an iterator over a `tf.data.Dataset` instead."))
+            if f.id == "next" and call.args:
+                self._next(call, call.args[0])
             elif f.id in ("locals", "exec", "eval") or (f.id == "vars" and not call.args):
                 self.report(call, "AG402", (
                     f"`{f.id}()` needs the function's real local variables, so the converter leaves "

@@ -49,6 +49,15 @@ take((x * 2 for x in range(3)), 2)
 take(xs=numbers(), n=1)
 
 
+class Reader:
+  def __init__(self):
+    self.lines = iter(["a", "b"])
+
+  @tf.function
+  def read(self):
+    return next(self.lines)  # expect: AG204
+
+
 # ---- clean variants ---------------------------------------------------------
 
 @tf.function
@@ -88,3 +97,12 @@ def run(dataset):
 def local_iterator(xs):
   it = iter([1, 2, 3])
   return next(it)
+
+
+class DataReader:
+  def __init__(self, dataset):
+    self.batches = iter(dataset)
+
+  @tf.function
+  def read(self):
+    return next(self.batches)
