@@ -290,6 +290,19 @@ def test_codes_are_described_in_one_line():
         assert text and "\n" not in text
 
 
+def test_the_checker_imports_only_the_standard_library_and_converters():
+    allowed = set(sys.stdlib_module_names) | {"converters", "__future__"}
+    for path in sorted((ROOT / "converters" / "check").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                roots = [a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                roots = [node.module.split(".")[0]]
+            else:
+                continue
+            assert set(roots) <= allowed, (path.name, roots)
+
+
 def test_public_names():
     import converters.check as check
     assert sorted(check.__all__) == ["CODES", "check_source"]
