@@ -99,9 +99,16 @@ def main(argv=None):
         for k, measure in measures.items():
             times[k].append(measure())
     med = {k: statistics.median(v) for k, v in times.items()}
-    base = med["libcst parse+print"]
+    # The ratio to libcst is paired: each round's time over libcst's time in
+    # the same round, then the median (cancels drift in a shared machine's load).
+    base_times = times["libcst parse+print"]
     rows = [
-        {"what": k, "seconds": t, "lines_per_s": lines / t, "vs_libcst": t / base}
+        {
+            "what": k,
+            "seconds": t,
+            "lines_per_s": lines / t,
+            "vs_libcst": statistics.median(a / b for a, b in zip(times[k], base_times)),
+        }
         for k, t in med.items()
     ]
     summary = {
