@@ -65,10 +65,42 @@ _ag_cell = types.CellType(operators)
 def _function_source(fn) -> tuple[str, int, str]:
     code = fn.__code__
     try:
-        lines, start = inspect.getsourcelines(fn)
+        # The code object, not the function: functools.wraps points
+        # inspect at the wrapped function instead.
+        lines, start = inspect.getsourcelines(code)
     except (OSError, TypeError) as e:
         raise ValueError(f"source of {fn.__qualname__} is not available: {e}") from None
     return textwrap.dedent("".join(lines)), max(start, 1), code.co_filename
+
+
+def _factory_code(result, code, name, start, filename):
+    """Compile converted function source so that its code object has the same
+    free variables as ``code`` (plus ``ag__``)."""
+    freevars = [v for v in code.co_freevars if v != "ag__"]
+    # The factory is never run: it only gives the converted function the same
+    # free variables as the original. Its own name stays a global unless the
+    # original closes over it.
+    own = "" if name in freevars else f"    global {name}\n"
+    header = f"def {_FACTORY}(ag__{''.join(', ' + v for v in freevars)}):\n{own}"
+    body = textwrap.indent(result.code, "    ")
+    factory_src = f"{header}{body}\n"
+    line_map = result.line_map or [start]
+    skip = 1 + (1 if own else 0)
+
+    def line_of(i):
+        j = i - 1 - skip if i > skip else 0
+        return line_map[min(j, len(line_map) - 1)]
+
+    factory_code = compile(_mapped_tree(factory_src, line_of), filename, "exec", dont_inherit=True)
+    # The factory's code object holds the converted function's code object.
+    fcode = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY)
+    inner = next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    return inner
+
+
+def _was_converted(result, name) -> bool:
+    report = [r for r in result.report if r.qualname == name]
+    return not report or (report[0].converted and report[0].reason is None)
 
 
 def _convert_code(fn):
@@ -77,33 +109,80 @@ def _convert_code(fn):
         hit = _code_cache.get(code)
     if hit is not None:
         return hit
-    if fn.__name__ == "<lambda>":
-        raise ValueError("lambdas are converted where they are defined, inside converted functions")
+    name = code.co_name
+    if name == "<lambda>":
+        return _convert_lambda(fn)
     source, start, filename = _function_source(fn)
-    result = converters.convert(source, filename=filename, fast_path=True, function=fn.__name__, strip_decorators=True)
-    report = [r for r in result.report if r.qualname == fn.__name__]
-    if report and not report[0].converted:
-        raise ValueError(f"{fn.__qualname__} is left as it is: {report[0].reason}")
-    freevars = [v for v in code.co_freevars if v != "ag__"]
-    header = f"def {_FACTORY}(ag__{''.join(', ' + v for v in freevars)}):\n"
-    body = textwrap.indent(result.code, "    ")
-    factory_src = f"{header}{body}\n    return {fn.__name__}\n"
-    line_map = result.line_map
-    first = (line_map[0] if line_map else 1) + start - 1
-
-    def line_of(i):
-        if i == 1:
-            return first
-        j = i - 2
-        return (line_map[j] if 0 <= j < len(line_map) else line_map[-1] if line_map else 1) + start - 1
-
-    factory_code = compile(_mapped_tree(factory_src, line_of), filename, "exec", dont_inherit=True)
-    namespace: dict = {}
-    # The factory's code object holds the converted function's code object.
-    fcode = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY)
-    inner = next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == fn.__name__)
+    result = converters.convert(
+        source, filename=filename, fast_path=True, function=name, strip_decorators=True, first_line=start
+    )
+    if not _was_converted(result, name):
+        # Left as it is (and reported): the original function is the converted one.
+        entry = (None, result.report)
+        with _cache_lock:
+            _code_cache[code] = entry
+        return entry
+    inner = _factory_code(result, code, name, start, filename)
     entry = (inner, result.report)
-    del namespace
+    with _cache_lock:
+        _code_cache[code] = entry
+    return entry
+
+
+_LAMBDA = "__autograph_lambda__"
+
+
+def _find_lambda(fn, source: str):
+    """The libcst Lambda node in ``source`` that defined ``fn``."""
+    import libcst as cst
+
+    code = fn.__code__
+    candidates = []
+    for text in (source, f"(\n{source}\n)"):
+        try:
+            module = cst.parse_module(text)
+        except Exception:
+            continue
+
+        class _Lambdas(cst.CSTVisitor):
+            def visit_Lambda(self, node):
+                candidates.append(node)
+
+        module.visit(_Lambdas())
+        break
+    argnames = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    matching = []
+    for node in candidates:
+        p = node.params
+        names = tuple(x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params))
+        if names == argnames:
+            matching.append(node)
+    if len(matching) != 1:
+        raise ValueError(f"cannot tell which lambda on line {code.co_firstlineno} to convert")
+    return matching[0]
+
+
+def _convert_lambda(fn):
+    import libcst as cst
+
+    code = fn.__code__
+    source, start, filename = _function_source(fn)
+    node = _find_lambda(fn, source)
+    # A lambda is converted as the function it stands for; the result keeps
+    # the lambda's name and line.
+    params = cst.Module([]).code_for_node(node.params)
+    body = cst.Module([]).code_for_node(node.body)
+    text = f"def {_LAMBDA}({params}):\n    return ({body})\n"
+    result = converters.convert(text, filename=filename, fast_path=True, function=_LAMBDA)
+    if not _was_converted(result, _LAMBDA):
+        entry = (None, result.report)
+        with _cache_lock:
+            _code_cache[code] = entry
+        return entry
+    result.line_map = [code.co_firstlineno] * len(result.line_map)
+    inner = _factory_code(result, code, _LAMBDA, code.co_firstlineno, filename)
+    inner = inner.replace(co_name="<lambda>", co_qualname=code.co_qualname) if hasattr(code, "co_qualname") else inner.replace(co_name="<lambda>")
+    entry = (inner, result.report)
     with _cache_lock:
         _code_cache[code] = entry
     return entry
@@ -124,6 +203,8 @@ def to_graph(fn):
     if "ag__" in code.co_names or "ag__" in code.co_freevars:
         return fn
     inner, _ = _convert_code(fn)
+    if inner is None:
+        return fn
     cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
     closure = []
     for name in inner.co_freevars:
@@ -155,7 +236,7 @@ def convert_for_call(fn):
         code = fn.__code__
         if code not in _warned:
             _warned.add(code)
-            if "is left as it is" not in str(e) and fn.__name__ != "<lambda>":
+            if fn.__name__ != "<lambda>":
                 warnings.warn(f"autograph could not convert {fn.__qualname__}; it runs as written ({e})", AutoGraphWarning, stacklevel=3)
         return fn
 
@@ -169,5 +250,7 @@ def to_code(obj, *, fast_path: bool = False) -> str:
     fn = getattr(obj, "python_function", obj)
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"to_code expects a function or source text, got {type(obj).__name__}")
-    source, _, filename = _function_source(fn)
-    return converters.convert(source, filename=filename, fast_path=fast_path, function=fn.__name__, strip_decorators=True).code
+    source, start, filename = _function_source(fn)
+    return converters.convert(
+        source, filename=filename, fast_path=fast_path, function=fn.__code__.co_name, strip_decorators=True, first_line=start
+    ).code

@@ -318,6 +318,16 @@ class _Analyzer(cst.CSTVisitor):
         return False
 
     # -- expressions ------------------------------------------------------
+    def visit_IfExp(self, node):
+        self.info.has_control_flow = True
+
+    def visit_BooleanOperation(self, node):
+        self.info.has_control_flow = True
+
+    def visit_UnaryOperation(self, node):
+        if isinstance(node.operator, cst.Not):
+            self.info.has_control_flow = True
+
     def visit_Name(self, node):
         self._read(node.value)
         return False

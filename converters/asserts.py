@@ -1,7 +1,9 @@
-"""``assert test, msg`` -> ``if __debug__: ag__.assert_stmt(test, lambda: msg)``.
+"""``assert test, msg`` -> ``assert ag__.assert_stmt(test), msg``.
 
-The ``if __debug__:`` keeps Python's behaviour under ``python -O`` (the
-compiler drops the block); the message stays lazy, as in Python.
+It stays a real ``assert``: ``python -O`` still strips it, the message stays
+lazy, and a failure is raised from the user's own line. On a Python value
+``assert_stmt`` returns the test unchanged; on a staged one the backend
+records a staged check and returns True.
 """
 from __future__ import annotations
 
@@ -13,7 +15,4 @@ from converters import _nodes as n
 def convert(small):
     if not isinstance(small, cst.Assert):
         return None
-    args = [small.test]
-    if small.msg is not None:
-        args.append(n.lam(small.msg))
-    return n.if_(n.name("__debug__"), [n.expr_stmt(n.ag_call("assert_stmt", *args))])
+    return small.with_changes(test=n.ag_call("assert_stmt", small.test))

@@ -31,6 +31,7 @@ class Block:
 class ControlFlowConverter:
     def __init__(self, ctx):
         self.ctx = ctx  # converters.functions.FunctionContext
+        self.direct_writes: set = set()  # bound by statements left in the function's own scope
 
     # -- blocks -------------------------------------------------------------
     def block(self, stmts, live_out, in_helper: bool) -> Block:
@@ -67,7 +68,7 @@ class ControlFlowConverter:
             return [new], live, {stmt.name.value}
         if isinstance(stmt, cst.ClassDef):
             live = (live_after - {stmt.name.value}) | ctx.info.reads(stmt)
-            return [stmt], live, {stmt.name.value}
+            return [ctx.convert_class(stmt)], live, {stmt.name.value}
         return self._in_place(stmt, live_after, in_helper)
 
     def _expr(self, node):
@@ -84,9 +85,13 @@ class ControlFlowConverter:
             if f is not None:
                 kills |= f.kills
         live = (live_after - kills) | reads
+        if not in_helper:
+            self.direct_writes |= kills
         smalls = []
         compound = []
         for small in stmt.body:
+            if isinstance(small, (cst.Global, cst.Nonlocal)):
+                continue  # hoisted to the top of the function
             if in_helper and isinstance(small, cst.AnnAssign):
                 # An annotated name cannot be declared nonlocal: keep the assignment only.
                 if small.value is None:
@@ -98,6 +103,9 @@ class ControlFlowConverter:
                 names = [e.value.value for e in rebound.elements] if isinstance(rebound, cst.Tuple) else [rebound.value]
                 writes = writes | set(names)
             if isinstance(replaced, cst.BaseCompoundStatement):
+                line = ctx.line_of(small) if small in ctx.lines else ctx.line_of(stmt)
+                inner = [n.anchored(s, line) for s in replaced.body.body]
+                replaced = replaced.with_changes(body=replaced.body.with_changes(body=inner))
                 compound.append((len(smalls), replaced.visit(ctx.expressions)))
                 continue
             if replaced is not None:
@@ -168,6 +176,8 @@ class ControlFlowConverter:
 
     def _while(self, stmt, live_after):
         ctx = self.ctx
+        if stmt.orelse is not None:
+            raise AssertionError("loop else clauses are lowered before control flow")
         line = ctx.line_of(stmt)
         loop_reads = ctx.info.reads(stmt)
         body = self.block(block_statements(stmt.body), live_after | loop_reads, True)
@@ -189,6 +199,8 @@ class ControlFlowConverter:
 
     def _for(self, stmt, live_after):
         ctx = self.ctx
+        if stmt.orelse is not None:
+            raise AssertionError("loop else clauses are lowered before control flow")
         line = ctx.line_of(stmt)
         item = ctx.fresh("item")
         target_assign = n.assign(stmt.target, n.name(item))

@@ -120,6 +120,19 @@ class FunctionContext:
         qual = f"{self.qualname}.<locals>.{fn.name.value}"
         return convert_function(self.module, fn, qual, fast_path=False)
 
+    def convert_class(self, cls: cst.ClassDef) -> cst.ClassDef:
+        """Methods of a class defined inside a converted function."""
+        return _convert_inside(self.module, cls, f"{self.qualname}.<locals>.{cls.name.value}.", fast_path=False)
+
+
+def _convert_inside(module, node, prefix, fast_path):
+    if isinstance(node.body, cst.SimpleStatementSuite):
+        return node
+    body = BlockWalker(module, fast_path).block(list(node.body.body), prefix)
+    if body is node.body.body or all(a is b for a, b in zip(body, node.body.body)):
+        return node
+    return node.with_changes(body=node.body.with_changes(body=body))
+
 
 def _is_docstring(stmt) -> bool:
     return (
@@ -141,7 +154,9 @@ def convert_function(module: ModuleState, fn: cst.FunctionDef, qualname: str, fa
     info = analyze_function(fn)
     if info.unsupported:
         _report(module, fn, qualname, False, info.unsupported)
-        return fn
+        # Functions nested in it can still be converted (they are not part
+        # of what made it unconvertible).
+        return _convert_inside(module, fn, qualname + ".<locals>.", fast_path=True)
     if _already_converted(fn) or n.AG in info.body_reads:
         _report(module, fn, qualname, True, "already converted")
         return fn
@@ -172,7 +187,7 @@ def convert_function(module: ModuleState, fn: cst.FunctionDef, qualname: str, fa
             ctx.register(init, stmts[0], writes=(flag,))
             ctx.flag_inits.add(init)
             prefix.append(init)
-    if info.nested_return or any(info.loop_jumps.values()):
+    if info.nested_return or info.loop_jumps:  # loops: their else clauses move too
         work, _ = JumpLowering(ctx).block(stmts, None)
     converter = ControlFlowConverter(ctx)
     block = converter.block([*prefix, *work], {ctx.retval} if ctx.retval else set(), False)
@@ -182,13 +197,27 @@ def convert_function(module: ModuleState, fn: cst.FunctionDef, qualname: str, fa
         functional.append(n.anchored(ret, ctx.line_of(stmts[-1])))
 
     first_line = ctx.line_of(stmts[0])
+    # global/nonlocal declarations go first: the functional form uses the
+    # names before the place the user declared them.
+    hoisted = []
+    if info.globals:
+        hoisted.append(n.anchored(n.decl("global", sorted(info.globals)), first_line))
+    if info.nonlocals:
+        hoisted.append(n.anchored(n.decl("nonlocal", sorted(info.nonlocals)), first_line))
+    if hoisted:
+        doc = [*doc, *hoisted]
+        if fast_path:
+            stmts = [s.visit(_DropDeclarations()) for s in stmts]
+    if fast_path and not _ends_with_return(functional):
+        # The functional form must never fall through into the user's statements.
+        functional.append(n.anchored(n.line(cst.Return(value=None)), ctx.line_of(stmts[-1])))
     if fast_path:
         guard = n.if_(n.not_(n.ag("fast")), functional)
         body = [*doc, n.anchored(guard, first_line), n.anchored(stmts[0], first_line), *stmts[1:]]
     else:
         declare = sorted(
             (ctx.nonlocal_names & info.body_writes) - set(ctx.params) - info.nonlocals - info.globals
-            - _direct_kills(ctx, stmts)
+            - converter.direct_writes
         )
         decls = [n.anchored(n.line(cst.AnnAssign(target=n.name(x), annotation=cst.Annotation(n.name("object")))), first_line) for x in declare]
         body = [*doc, *decls, *functional]
@@ -197,15 +226,29 @@ def convert_function(module: ModuleState, fn: cst.FunctionDef, qualname: str, fa
     return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
 
 
-def _direct_kills(ctx, stmts) -> set:
-    out = set()
-    for s in stmts:
-        if isinstance(s, cst.SimpleStatementLine):
-            for small in s.body:
-                f = ctx.info.facts.get(small)
-                if f is not None:
-                    out |= f.kills
-    return out
+class _DropDeclarations(cst.CSTTransformer):
+    """Turn the function's own global/nonlocal statements into ``pass``
+    (same lines: the declarations were hoisted to the top)."""
+
+    def visit_FunctionDef(self, node):
+        return False
+
+    def visit_ClassDef(self, node):
+        return False
+
+    def visit_Lambda(self, node):
+        return False
+
+    def leave_Global(self, original, updated):
+        return cst.Pass()
+
+    def leave_Nonlocal(self, original, updated):
+        return cst.Pass()
+
+
+def _ends_with_return(stmts) -> bool:
+    last = stmts[-1] if stmts else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
 
 
 def _already_converted(fn) -> bool:
@@ -229,3 +272,73 @@ def _has_nested_def(fn) -> bool:
 
 def _has_assert(info) -> bool:
     return any(isinstance(node, cst.Assert) for node in info.facts)
+
+
+class BlockWalker:
+    """Finds the functions of a block (in classes and compound statements
+    too), converts them, and anchors every statement after the first changed
+    one so that the line map stays exact."""
+
+    def __init__(self, state: ModuleState, fast_path: bool):
+        self.state = state
+        self.fast_path = fast_path
+
+    def block(self, stmts, prefix: str):
+        out = []
+        changed_from = None
+        for i, stmt in enumerate(stmts):
+            new = self.statement(stmt, prefix)
+            if new is not stmt and changed_from is None:
+                changed_from = i
+            out.append(new)
+        if changed_from is None:
+            return stmts
+        for i in range(changed_from, len(out)):
+            line = self.state.lines.get(stmts[i])
+            if line is not None:
+                out[i] = n.anchored(out[i], line)
+        return out
+
+    def statement(self, stmt, prefix: str):
+        if isinstance(stmt, cst.FunctionDef):
+            return convert_function(self.state, stmt, prefix + stmt.name.value, self.fast_path)
+        if isinstance(stmt, cst.ClassDef):
+            return _convert_inside(self.state, stmt, prefix + stmt.name.value + ".", self.fast_path)
+        if isinstance(stmt, (cst.If, cst.Try, cst.With)) or type(stmt).__name__ in ("TryStar", "For", "While"):
+            return self._compound(stmt, prefix)
+        return stmt
+
+    def _body(self, block, prefix):
+        if isinstance(block, cst.SimpleStatementSuite):
+            return block
+        new = self.block(list(block.body), prefix)
+        if new is block.body or all(a is b for a, b in zip(new, block.body)):
+            return block
+        return block.with_changes(body=new)
+
+    def _compound(self, stmt, prefix):
+        changes = {}
+        body = self._body(stmt.body, prefix)
+        if body is not stmt.body:
+            changes["body"] = body
+        orelse = getattr(stmt, "orelse", None)
+        if isinstance(orelse, cst.If):
+            new = self._compound(orelse, prefix)
+            if new is not orelse:
+                changes["orelse"] = new
+        elif orelse is not None:
+            ob = self._body(orelse.body, prefix)
+            if ob is not orelse.body:
+                changes["orelse"] = orelse.with_changes(body=ob)
+        if isinstance(stmt, cst.Try):
+            handlers = []
+            for h in stmt.handlers:
+                hb = self._body(h.body, prefix)
+                handlers.append(h if hb is h.body else h.with_changes(body=hb))
+            if any(a is not b for a, b in zip(handlers, stmt.handlers)):
+                changes["handlers"] = handlers
+            if stmt.finalbody is not None:
+                fb = self._body(stmt.finalbody.body, prefix)
+                if fb is not stmt.finalbody.body:
+                    changes["finalbody"] = stmt.finalbody.with_changes(body=fb)
+        return stmt.with_changes(**changes) if changes else stmt

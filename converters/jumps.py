@@ -30,6 +30,21 @@ def block_statements(block) -> list:
     return list(block.body)
 
 
+def _always_returns(stmts) -> bool:
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return isinstance(last.body[-1], (cst.Return, cst.Raise))
+    if isinstance(last, cst.If) and last.orelse is not None:
+        if not _always_returns(block_statements(last.body)):
+            return False
+        if isinstance(last.orelse, cst.If):
+            return _always_returns([last.orelse])
+        return _always_returns(block_statements(last.orelse.body))
+    return False
+
+
 class JumpLowering:
     def __init__(self, ctx):
         self.ctx = ctx  # converters.functions.FunctionContext
@@ -71,10 +86,49 @@ class JumpLowering:
         return new
 
     # -- blocks -------------------------------------------------------------
+    def _fold_early_return(self, stmt, rest):
+        """``if c: ...return`` followed by ``rest`` -> ``if c: ... else: rest``.
+
+        Both branches then define the return value, which a staged cond needs
+        (a flag and a guard would leave it undefined in one branch).
+        """
+        if not isinstance(stmt, cst.If) or not rest:
+            return None
+        body_returns = _always_returns(block_statements(stmt.body))
+        orelse = stmt.orelse
+        if isinstance(orelse, cst.If):
+            return None  # elif chains keep the guard
+        else_stmts = block_statements(orelse.body) if orelse is not None else []
+        else_returns = bool(else_stmts) and _always_returns(else_stmts)
+        if body_returns == else_returns:
+            return None
+        if body_returns:
+            new_else = cst.Else(body=cst.IndentedBlock(body=[*else_stmts, *rest]))
+            new = stmt.with_changes(orelse=new_else)
+        else:
+            new = stmt.with_changes(
+                body=cst.IndentedBlock(body=[*block_statements(stmt.body), *rest]),
+            )
+        f = self.ctx.info.facts.get(stmt)
+        reads = set(f.reads) if f else set()
+        writes = set(f.writes) if f else set()
+        for r in rest:
+            reads |= self.ctx.info.reads(r)
+            writes |= self.ctx.info.writes(r)
+        self.ctx.lines[new] = self.ctx.line_of(stmt)
+        self.ctx.info.facts[new] = Facts(reads, writes, set())
+        return new
+
     def block(self, stmts, loop):
         """Lower a list of statements; return (statements, flags it may set)."""
         out = []
         flags = set()
+        if self.ctx.do_return is not None:
+            for i, stmt in enumerate(stmts):
+                folded = self._fold_early_return(stmt, stmts[i + 1 :])
+                if folded is not None:
+                    stmts = [*stmts[:i], folded]
+                    break
         for i, stmt in enumerate(stmts):
             lowered, set_here = self.statement(stmt, loop)
             out.extend(lowered)
@@ -114,15 +168,16 @@ class JumpLowering:
                 body, f = self._sub_block(case.body, loop)
                 flags |= f
                 cases.append(case.with_changes(body=body) if body is not case.body else case)
-            if not flags:
+            if all(a is b for a, b in zip(cases, stmt.cases)):
                 return [stmt], flags
             return [self._rebuilt(stmt, stmt.with_changes(cases=cases), flags)], flags
         return [stmt], set()
 
     def _simple(self, stmt, loop):
         ctx = self.ctx
+        lower_return = ctx.do_return is not None
         for i, small in enumerate(stmt.body):
-            if isinstance(small, (cst.Return, cst.Break, cst.Continue)):
+            if isinstance(small, (cst.Break, cst.Continue)) or (lower_return and isinstance(small, cst.Return)):
                 break
         else:
             return [stmt], set()
@@ -187,7 +242,12 @@ class JumpLowering:
             init = self._flag_set(brk, stmt, value=False)
             ctx.flag_inits.add(init)
             out.append(init)
-        changed = bool(body_flags) or stmt.orelse is not None
+        changed = (
+            bool(body_flags)
+            or stmt.orelse is not None
+            or len(body_stmts) != len(stmts)
+            or any(a is not b for a, b in zip(body_stmts, stmts))
+        )
         new_loop = stmt
         if changed:
             new_body = cst.IndentedBlock(body=body_stmts, header=getattr(stmt.body, "header", cst.TrailingWhitespace()))
@@ -221,7 +281,8 @@ class JumpLowering:
                 else_stmts = [self._guard(body_flags, else_stmts, stmt)]
             if f or body_flags:
                 orelse = orelse.with_changes(body=cst.IndentedBlock(body=else_stmts))
-        if not flags:
+        unchanged = body is stmt.body and orelse is stmt.orelse and all(a is b for a, b in zip(handlers, stmt.handlers))
+        if unchanged:
             return [stmt], flags
         new = stmt.with_changes(body=body, handlers=handlers, orelse=orelse)
         return [self._rebuilt(stmt, new, flags)], flags

@@ -13,7 +13,7 @@ import libcst as cst
 
 from converters import _nodes as n
 from converters._result import ConversionError, ConversionResult
-from converters.functions import ModuleState, convert_function
+from converters.functions import BlockWalker, ModuleState
 from converters.jumps import block_statements
 from converters.lines import LineTableMismatch, statement_lines, strip_anchors
 
@@ -44,73 +44,6 @@ def _def_columns(tree) -> list:
     return cols
 
 
-class _ModuleConverter:
-    def __init__(self, state: ModuleState, fast_path: bool):
-        self.state = state
-        self.fast_path = fast_path
-
-    def block(self, stmts, prefix: str):
-        out = []
-        changed_from = None
-        for i, stmt in enumerate(stmts):
-            new = self.statement(stmt, prefix)
-            if new is not stmt and changed_from is None:
-                changed_from = i
-            out.append(new)
-        if changed_from is None:
-            return stmts
-        for i in range(changed_from, len(out)):
-            line = self.state.lines.get(stmts[i])
-            if line is not None:
-                out[i] = n.anchored(out[i], line)
-        return out
-
-    def statement(self, stmt, prefix: str):
-        if isinstance(stmt, cst.FunctionDef):
-            return convert_function(self.state, stmt, prefix + stmt.name.value, self.fast_path)
-        if isinstance(stmt, cst.ClassDef):
-            body = self._body(stmt.body, prefix + stmt.name.value + ".")
-            return stmt if body is stmt.body else stmt.with_changes(body=body)
-        if isinstance(stmt, (cst.If, cst.Try, cst.With)) or type(stmt).__name__ in ("TryStar", "For", "While"):
-            return self._compound(stmt, prefix)
-        return stmt
-
-    def _body(self, block, prefix):
-        if isinstance(block, cst.SimpleStatementSuite):
-            return block
-        new = self.block(list(block.body), prefix)
-        if new is block.body or all(a is b for a, b in zip(new, block.body)):
-            return block
-        return block.with_changes(body=new)
-
-    def _compound(self, stmt, prefix):
-        changes = {}
-        body = self._body(stmt.body, prefix)
-        if body is not stmt.body:
-            changes["body"] = body
-        orelse = getattr(stmt, "orelse", None)
-        if isinstance(orelse, cst.If):
-            new = self._compound(orelse, prefix)
-            if new is not orelse:
-                changes["orelse"] = new
-        elif orelse is not None:
-            ob = self._body(orelse.body, prefix)
-            if ob is not orelse.body:
-                changes["orelse"] = orelse.with_changes(body=ob)
-        if isinstance(stmt, cst.Try):
-            handlers = []
-            for h in stmt.handlers:
-                hb = self._body(h.body, prefix)
-                handlers.append(h if hb is h.body else h.with_changes(body=hb))
-            if any(a is not b for a, b in zip(handlers, stmt.handlers)):
-                changes["handlers"] = handlers
-            if stmt.finalbody is not None:
-                fb = self._body(stmt.finalbody.body, prefix)
-                if fb is not stmt.finalbody.body:
-                    changes["finalbody"] = stmt.finalbody.with_changes(body=fb)
-        return stmt.with_changes(**changes) if changes else stmt
-
-
 def _find(stmts, parts):
     for stmt in stmts:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and stmt.name.value == parts[0]:
@@ -128,6 +61,7 @@ def convert(
     fast_path: bool = True,
     function: str | None = None,
     strip_decorators: bool = False,
+    first_line: int = 1,
 ) -> ConversionResult:
     """Convert every function in ``source``.
 
@@ -141,14 +75,16 @@ def convert(
         lines = statement_lines(module, tree)
     except LineTableMismatch:
         lines = _lines_from_positions(module)
+    if first_line != 1:
+        shift = first_line - 1
+        lines = {k: v + shift for k, v in lines.items()}
     cols = {}
-    col_by_line = dict(_def_columns(tree))
+    col_by_line = {line + first_line - 1: col for line, col in _def_columns(tree)}
     for node, line in lines.items():
         if isinstance(node, cst.FunctionDef):
             cols[node] = col_by_line.get(line, 1)
     state = ModuleState(source, lines, cols)
-    converter = _ModuleConverter(state, fast_path)
-    body = converter.block(list(module.body), "")
+    body = BlockWalker(state, fast_path).block(list(module.body), "")
     new_module = module if body is module.body else module.with_changes(body=body)
     if function is not None:
         node = _find(body, function.split("."))
@@ -165,6 +101,8 @@ def convert(
         text = f"#{n.MARK}{line}\n" + text
     else:
         text = new_module.code
+        if first_line != 1:
+            text = f"#{n.MARK}{first_line}\n" + text
     code, line_map = strip_anchors(text)
     return ConversionResult(filename=filename, code=code, line_map=line_map, report=list(state.report))
 

@@ -100,13 +100,13 @@ def if_exp(cond, true_fn, false_fn):
 
 
 def assert_stmt(cond, msg_fn=None):
+    """The test of ``assert ag__.assert_stmt(test), msg``: a Python value is
+    returned as it is (Python's assert judges it); a staged one goes to the
+    backend, which records a staged check and returns True."""
     b = _backend(cond)
     if b:
         return b.assert_stmt(cond, msg_fn)
-    if not cond:
-        if msg_fn is None:
-            raise AssertionError
-        raise AssertionError(msg_fn())
+    return cond
 
 
 def list_append(target, value):
