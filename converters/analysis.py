@@ -13,6 +13,18 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from converters._visiting import FastVisitor
+
+_STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine)
+_is_statement_type: dict = {}  # isinstance against libcst's ABCs is slow: cache per type
+
+
+def _is_statement(node) -> bool:
+    t = type(node)
+    r = _is_statement_type.get(t)
+    if r is None:
+        r = _is_statement_type[t] = issubclass(t, _STATEMENTS)
+    return r
 _LOCALS_READERS = frozenset({"locals", "vars", "exec", "eval"})
 
 
@@ -47,7 +59,7 @@ class FunctionInfo:
         return f.writes if f is not None else set()
 
 
-class _Analyzer(cst.CSTVisitor):
+class _Analyzer(FastVisitor):
     def __init__(self, info: FunctionInfo):
         self.info = info
         self.frames: list[Facts] = []
@@ -93,17 +105,16 @@ class _Analyzer(cst.CSTVisitor):
 
     # -- statements -------------------------------------------------------
     def on_visit(self, node):
-        if self.scope_depth == 0 and isinstance(
-            node, (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine)
-        ):
+        if self.scope_depth == 0 and _is_statement(node):
             self._push()
-        return super().on_visit(node)
+        fn = self._visits.get(type(node).__name__)
+        if fn is not None:
+            r = fn(self, node)
+            return True if r is None else r
+        return True
 
     def on_leave(self, original_node):
-        super().on_leave(original_node)
-        if self.scope_depth == 0 and isinstance(
-            original_node, (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine)
-        ):
+        if self.scope_depth == 0 and _is_statement(original_node):
             self._pop(original_node)
 
     def visit_If(self, node):

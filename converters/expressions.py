@@ -15,6 +15,7 @@ from __future__ import annotations
 import libcst as cst
 
 from converters import _nodes as n
+from converters._visiting import FastTransformer, FastVisitor
 
 # Builtins whose staged meaning is their Python meaning: calls to them stay as written.
 _PLAIN_CALLS = frozenset(
@@ -28,7 +29,7 @@ _PLAIN_CALLS = frozenset(
 )
 
 
-class _Finder(cst.CSTVisitor):
+class _Finder(FastVisitor):
     def __init__(self):
         self.found = False
 
@@ -51,7 +52,7 @@ def _cannot_defer(node) -> bool:
     return finder.found
 
 
-class ExpressionConverter(cst.CSTTransformer):
+class ExpressionConverter(FastTransformer):
     """Rewrites one expression or simple statement."""
 
     def __init__(self, first_param: str | None, local_names=frozenset()):

@@ -14,6 +14,8 @@ body is the functional form alone.
 """
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from converters import _nodes as n
@@ -29,6 +31,7 @@ class ModuleState:
 
     def __init__(self, source: str, lines: dict, cols: dict):
         self.source = source
+        self.identifiers = frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
         self.lines = lines
         self.cols = cols
         self.report: list[FunctionReport] = []
@@ -64,7 +67,7 @@ class FunctionContext:
     # -- names ----------------------------------------------------------------
     def fresh(self, base: str) -> str:
         candidate = base
-        while candidate in self.used or candidate in self.module.source:
+        while candidate in self.used or candidate in self.module.identifiers:
             candidate += "_"
         self.used.add(candidate)
         return candidate
