@@ -42,6 +42,7 @@ __all__ = [
 OPT_OUT_MARKER = "autograph: off"
 
 _FLAGS_CHECKED_HASH = 0b11  # PEP 552: hash-based, checked
+_FLAG_BINDS_AG = 0b100  # ours: the module's code uses ``ag__``
 _install_lock = threading.RLock()
 
 
@@ -100,27 +101,28 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             return None
         return f"{plain[:-4]}.{self._hook.cache_tag}.pyc"
 
-    def _read_cache(self, cache_path: str, source_hash: bytes) -> types.CodeType | None:
+    def _read_cache(self, cache_path: str, source_hash: bytes) -> tuple[types.CodeType, bool] | None:
         try:
             with open(cache_path, "rb") as f:
                 data = f.read()
         except OSError:
             return None
-        if len(data) < 16 or data[:4] != importlib.util.MAGIC_NUMBER:
+        if len(data) < 16 or data[:4] != importlib.util.MAGIC_NUMBER or data[8:16] != source_hash:
             return None
-        if int.from_bytes(data[4:8], "little") != _FLAGS_CHECKED_HASH or data[8:16] != source_hash:
+        flags = int.from_bytes(data[4:8], "little")
+        if flags & ~_FLAG_BINDS_AG != _FLAGS_CHECKED_HASH:
             return None
         try:
             code = marshal.loads(memoryview(data)[16:])
         except (EOFError, ValueError, TypeError):
             return None
-        return code if isinstance(code, types.CodeType) else None
+        return (code, bool(flags & _FLAG_BINDS_AG)) if isinstance(code, types.CodeType) else None
 
-    def _write_cache(self, cache_path: str, source_hash: bytes, code: types.CodeType) -> None:
+    def _write_cache(self, cache_path: str, source_hash: bytes, code: types.CodeType, binds_ag: bool) -> None:
         if sys.dont_write_bytecode:
             return
         data = bytearray(importlib.util.MAGIC_NUMBER)
-        data += _FLAGS_CHECKED_HASH.to_bytes(4, "little")
+        data += (_FLAGS_CHECKED_HASH | (_FLAG_BINDS_AG if binds_ag else 0)).to_bytes(4, "little")
         data += source_hash
         data += marshal.dumps(code)
         directory = os.path.dirname(cache_path)
@@ -140,19 +142,24 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
     # -- loading --------------------------------------------------------------
 
     def get_code(self, fullname: str) -> types.CodeType:
+        return self._code_and_binding(fullname)[0]
+
+    def _code_and_binding(self, fullname: str) -> tuple[types.CodeType, bool]:
+        """The module's code, and whether it needs ``ag__`` bound."""
         source_path = self.get_filename(fullname)
         data = self.get_data(source_path)
         source_hash = importlib.util.source_hash(data)
         cache_path = self._cache_path(source_path)
         if cache_path is not None:
-            code = self._read_cache(cache_path, source_hash)
-            if code is not None:
-                _fix_filename(code, source_path)
-                return code
+            hit = self._read_cache(cache_path, source_hash)
+            if hit is not None:
+                _fix_filename(hit[0], source_path)
+                return hit
         code = self._convert(fullname, source_path, data)
+        binds_ag = _uses_ag(code)
         if cache_path is not None:
-            self._write_cache(cache_path, source_hash, code)
-        return code
+            self._write_cache(cache_path, source_hash, code, binds_ag)
+        return code, binds_ag
 
     def _convert(self, fullname: str, source_path: str, data: bytes) -> types.CodeType:
         source = importlib.util.decode_source(data)
@@ -182,8 +189,8 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             return plain()
 
     def exec_module(self, module: types.ModuleType) -> None:
-        code = self.get_code(module.__name__)
-        if _uses_ag(code):
+        code, binds_ag = self._code_and_binding(module.__name__)
+        if binds_ag:
             from autograph_cli import operators
 
             module.__dict__["ag__"] = operators
