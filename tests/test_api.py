@@ -1,0 +1,220 @@
+"""autograph_cli.to_graph / to_code / do_not_convert and the pipeline's
+report, line map and errors."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import traceback
+
+import pytest
+
+import converters
+from autograph_cli import api, operators, to_code, to_graph
+
+
+@pytest.fixture
+def functional():
+    prev = operators.force_functional(True)
+    try:
+        yield
+    finally:
+        operators.force_functional(prev)
+
+
+def test_to_graph_shares_closure_cells_and_defaults(functional):
+    hits = 0
+
+    def make(step=2, *, limit=7):
+        def count(n):
+            nonlocal hits
+            total = 0
+            while total < limit:
+                total += step
+                hits += 1
+            return total + n
+
+        return count
+
+    original = make()
+    g = to_graph(original)
+    assert g(1) == original(1) == 9
+    assert hits == 8  # both calls wrote the same cell
+    assert g.__name__ == "count" and g.__wrapped__ is original
+
+
+def test_to_graph_methods_super_and_recursion(functional):
+    class Base:
+        def value(self, x):
+            return x
+
+    class Child(Base):
+        def value(self, x):
+            if x > 3:
+                return super().value(x) * 10
+            return self.value(x + 1)
+
+    c = Child()
+    assert to_graph(c.value)(1) == c.value(1) == 40
+    assert to_graph(Child.value)(c, 5) == 50
+
+
+def test_to_graph_lambda(functional):
+    clip = lambda v: 0 if v < 0 else (5 if v > 5 else v)  # noqa: E731
+    g = to_graph(clip)
+    assert [g(v) for v in range(-2, 8)] == [clip(v) for v in range(-2, 8)]
+    assert g.__name__ == "<lambda>"
+
+
+def test_functions_left_as_they_are_are_returned_unchanged():
+    def gen(n):
+        for i in range(n):
+            yield i
+
+    assert to_graph(gen) is gen
+
+
+def test_fast_path_runs_the_users_statements():
+    def f(xs):
+        out = []
+        for x in xs:
+            if x:
+                out.append(x)
+        return out
+
+    g = to_graph(f)
+    # No trace and nothing forced: the functional form does not run, so no
+    # operator sees the values.
+    calls = []
+    original = operators.if_stmt
+    operators.if_stmt = lambda *a: calls.append(a)
+    try:
+        assert g([0, 1, 2]) == [1, 2]
+    finally:
+        operators.if_stmt = original
+    assert calls == []
+
+
+def test_traceback_names_the_users_file_and_line(functional):
+    def f(n):
+        i = 0
+        while i < n:
+            i += 1
+            if i == 2:
+                raise KeyError(i)  # the line
+        return i
+
+    g = to_graph(f)
+    with pytest.raises(KeyError) as info:
+        g(5)
+    frames = [fr for fr in traceback.extract_tb(info.tb) if fr.filename == __file__]
+    assert frames[-1].line == "raise KeyError(i)  # the line"
+
+
+def test_do_not_convert_is_respected_under_conversion(functional):
+    seen = []
+
+    @api.do_not_convert
+    def helper(x):
+        seen.append(type(operators).__name__)
+        return x if x else -1
+
+    def f(x):
+        if x > 0:
+            return helper(x)
+        return helper(0)
+
+    assert to_graph(f)(3) == 3
+    assert operators.converted(helper) is helper
+
+
+def test_to_code_shows_functional_form_only():
+    def f(x):
+        while x > 1:
+            x = x // 2
+        return x
+
+    text = to_code(f)
+    ast.parse(text)
+    assert "ag__.while_stmt" in text and "ag__.fast" not in text
+    assert text.startswith("def f(x):")
+    # a second conversion of the output changes nothing
+    assert converters.convert(text, fast_path=False).code == text
+
+
+def test_report_lists_converted_and_left_functions():
+    src = (
+        "def a(x):\n"
+        "    if x:\n"
+        "        return 1\n"
+        "    return 2\n"
+        "def b():\n"
+        "    yield 1\n"
+        "class C:\n"
+        "    def m(self):\n"
+        "        return locals()\n"
+        "    async def n(self):\n"
+        "        return 1\n"
+    )
+    result = converters.convert(src, filename="mod.py")
+    report = {r.qualname: r for r in result.report}
+    assert report["a"].converted and report["a"].line == 1
+    assert not report["b"].converted and report["b"].reason == "generator function"
+    assert not report["C.m"].converted and "locals" in report["C.m"].reason
+    assert not report["C.n"].converted and report["C.n"].reason == "async function"
+
+
+def test_syntax_errors_are_located():
+    with pytest.raises(converters.ConversionError) as info:
+        converters.convert("def f(:\n    pass\n", filename="bad.py")
+    err = info.value
+    assert (err.filename, err.line) == ("bad.py", 1)
+    assert str(err).startswith("bad.py:1:")
+
+
+def test_line_map_points_every_line_at_the_function():
+    src = (
+        "import os\n"
+        "\n"
+        "def f(xs):\n"
+        "    # a comment\n"
+        "    total = 0\n"
+        "    for x in xs:\n"
+        "        if x > 0:\n"
+        "            total += x\n"
+        "        else:\n"
+        "            break\n"
+        "    return total\n"
+        "\n"
+        "X = 1\n"
+    )
+    result = converters.convert(src, filename="m.py")
+    lines = result.code.split("\n")
+    for i, text in enumerate(lines, start=1):
+        original = result.original_line(i)
+        stripped = text.strip()
+        if stripped.startswith(("total = 0", "total += x", "X = 1", "import os")):
+            assert src.split("\n")[original - 1].strip() == stripped, (i, text)
+        if "ag__.if_stmt" in text:
+            assert original == 7
+        if "ag__.for_stmt" in text:
+            assert original == 6
+
+
+def test_conversion_is_deterministic_and_stable():
+    src = open(converters.__file__.replace("__init__.py", "jumps.py")).read()
+    a = converters.convert(src, fast_path=False).code
+    b = converters.convert(src, fast_path=False).code
+    assert a == b
+    assert converters.convert(a, fast_path=False).code == a
+    ast.parse(a)
+
+
+def test_importing_the_package_is_light():
+    code = (
+        "import sys, autograph_cli\n"
+        "heavy = [m for m in ('numpy', 'libcst', 'rich') if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -1,0 +1,327 @@
+"""The ag__ operators: exact Python semantics on Python values, and dispatch
+of staged values to a registered backend (shown with a small fake backend
+that stages by running both branches / recording loops)."""
+from __future__ import annotations
+
+import types
+
+import pytest
+
+import converters
+from autograph_cli import api, operators
+from autograph_cli.operators import UNDEFINED
+
+
+class Sym:
+    """A fake staged value: a name and a Python value to fall back on."""
+
+    def __init__(self, label, value=None):
+        self.label = label
+        self.value = value
+
+    def __repr__(self):
+        return f"Sym({self.label})"
+
+    def __add__(self, other):
+        return Sym(f"{self.label}+")
+
+    __radd__ = __mul__ = __rmul__ = __add__
+
+
+class FakeBackend:
+    def __init__(self):
+        self.calls = []
+
+    def if_stmt(self, cond, body, orelse, state):
+        before = state.get()
+        body()
+        after_true = state.get()
+        state.set(before)
+        if orelse is not None:
+            orelse()
+        after_false = state.get()
+        self.calls.append(("if", cond.label, state.names, before, after_true, after_false, state.location))
+        state.set(tuple(Sym(f"cond({n})") for n in state.names))
+
+    def while_stmt(self, test, body, state, opts, first_cond):
+        self.calls.append(("while", first_cond.label, state.names, state.get(), state.location))
+        body()  # trace the body once
+        state.set(tuple(Sym(f"loop({n})") for n in state.names))
+
+    def for_stmt(self, iterable, extra_test, body, state, opts):
+        self.calls.append(("for", iterable.label, state.names, state.get(), extra_test is not None))
+        body(Sym("item"))
+        state.set(tuple(Sym(f"loop({n})") for n in state.names))
+
+    def if_exp(self, cond, t, f):
+        return Sym(f"select({cond.label})")
+
+    def and_(self, value, rest):
+        self.calls.append(("and", value.label, len(rest)))
+        return Sym("and")
+
+    def or_(self, value, rest):
+        return Sym("or")
+
+    def not_(self, value):
+        return Sym(f"not({value.label})")
+
+    def assert_stmt(self, cond, msg_fn):
+        self.calls.append(("assert", cond.label))
+        return True
+
+    def list_append(self, lst, value):
+        return lst
+
+    def list_pop(self, lst, index):
+        return lst, Sym("popped")
+
+    def staged_test_in_python_loop(self, kind, value, location):
+        raise RuntimeError(f"{kind} loop at line {location[1]} stops on a staged value")
+
+    def builtin_overloads(self):
+        def staged_range(*args):
+            if any(isinstance(a, Sym) for a in args):
+                return Sym("range")
+            return range(*args)
+
+        return {range: staged_range}
+
+
+@pytest.fixture
+def backend():
+    b = FakeBackend()
+    operators.register_backend(Sym, b)
+    prev = operators.force_functional(True)
+    try:
+        yield b
+    finally:
+        operators.force_functional(prev)
+        operators.unregister_backend(b)
+
+
+def converted(source, name):
+    result = converters.convert(source, filename="<test>")
+    module = types.ModuleType("m")
+    module.ag__ = operators
+    exec(api.compile_result(result), module.__dict__)
+    return getattr(module, name)
+
+
+# -- Python semantics ------------------------------------------------------------
+
+
+def test_and_or_short_circuit_and_return_deciding_operand():
+    seen = []
+
+    def f(v):
+        seen.append(v)
+        return v
+
+    assert operators.and_(0, lambda: f(1)) == 0 and seen == []
+    assert operators.and_(2, lambda: f(3), lambda: f(0), lambda: f(4)) == 0
+    assert seen == [3, 0]
+    assert operators.or_("", lambda: f([]), lambda: f("x")) == "x"
+    assert operators.not_([]) is True
+
+
+def test_truth_is_evaluated_once():
+    class Counted:
+        n = 0
+
+        def __bool__(self):
+            Counted.n += 1
+            return True
+
+    c = Counted()
+    operators.if_stmt(c, lambda: None, None, ())
+    assert Counted.n == 1
+
+
+def test_for_stmt_does_not_advance_iterator_after_stop():
+    produced = []
+
+    def gen():
+        for i in range(10):
+            produced.append(i)
+            yield i
+
+    stop = []
+    operators.for_stmt(gen(), lambda: not stop, lambda i: stop.append(i) if i == 2 else None, ())
+    assert produced == [0, 1, 2]
+
+
+def test_while_stmt_calls_test_before_each_iteration():
+    log = []
+    state = {"i": 0}
+
+    def test():
+        log.append("test")
+        return state["i"] < 2
+
+    def body():
+        log.append("body")
+        state["i"] += 1
+
+    operators.while_stmt(test, body, ())
+    assert log == ["test", "body", "test", "body", "test"]
+
+
+def test_list_operators_keep_the_same_list():
+    xs = [1]
+    assert operators.list_append(xs, 2) is xs and xs == [1, 2]
+    same, v = operators.list_pop(xs)
+    assert same is xs and v == 2 and xs == [1]
+
+
+def test_assert_stmt_returns_python_value_unchanged():
+    marker = object()
+    assert operators.assert_stmt(marker) is marker
+
+
+def test_fast_flag_follows_trace_and_forcing():
+    assert operators.fast
+    operators.enter_trace()
+    try:
+        assert not operators.fast
+    finally:
+        operators.exit_trace()
+    assert operators.fast
+    prev = operators.force_functional(True)
+    assert not operators.fast
+    operators.force_functional(prev)
+    assert operators.fast
+
+
+def test_converted_leaves_builtins_and_stdlib_alone():
+    import json
+
+    assert operators.converted(len) is len
+    assert operators.converted(json.dumps) is json.dumps
+    f = operators.do_not_convert(lambda x: x)
+    assert operators.converted(f) is f
+
+
+# -- dispatch to a backend ---------------------------------------------------------
+
+
+def test_staged_if_gets_state_names_and_both_branches(backend):
+    f = converted(
+        "def f(c):\n"
+        "    x = 1\n"
+        "    if c:\n"
+        "        x = 2\n"
+        "        y = 3\n"
+        "    else:\n"
+        "        x = 4\n"
+        "    return x\n",
+        "f",
+    )
+    result = f(Sym("c"))
+    (call,) = backend.calls
+    kind, label, names, before, after_true, after_false, location = call
+    # y is not live after the if: it is not part of the staged state.
+    assert (kind, label, names) == ("if", "c", ("x",))
+    assert before == (1,) and after_true == (2,) and after_false == (4,)
+    assert location == ("<test>", 3)
+    assert result.label == "cond(x)"
+
+
+def test_undefined_before_if_reads_as_undefined(backend):
+    f = converted(
+        "def f(c):\n"
+        "    if c:\n"
+        "        x = 2\n"
+        "    else:\n"
+        "        x = 3\n"
+        "    return x\n",
+        "f",
+    )
+    f(Sym("c"))
+    (call,) = backend.calls
+    assert call[2] == ("x",) and call[3] == (UNDEFINED,)
+
+
+def test_staged_while_receives_loop_vars_and_first_condition(backend):
+    f = converted(
+        "def f(n):\n"
+        "    i = 0\n"
+        "    total = 0\n"
+        "    while i < n:\n"
+        "        tmp = i * 2\n"
+        "        total = total + tmp\n"
+        "        i = i + 1\n"
+        "    return total\n",
+        "f",
+    )
+
+    class Bound:
+        def __gt__(self, other):
+            return Sym("i<n")
+
+    f(Bound())
+    kind, first, names, values, location = backend.calls[0]
+    # tmp is written before it is read in the body and dead afterwards.
+    assert (kind, first, names, values) == ("while", "i<n", ("i", "total"), (0, 0))
+    assert location == ("<test>", 4)
+
+
+def test_staged_for_with_break_carries_the_flag(backend):
+    f = converted(
+        "def f(n):\n"
+        "    s = 0\n"
+        "    for i in range(n):\n"
+        "        if s > 10:\n"
+        "            break\n"
+        "        s = s + i\n"
+        "    return s\n",
+        "f",
+    )
+    f(Sym("n"))
+    kind, label, names, values, has_extra = backend.calls[0]
+    assert (kind, label, has_extra) == ("for", "range", True)
+    assert names == ("break_3", "s") and values == (False, 0)
+
+
+def test_staged_and_ternary_not_assert(backend):
+    f = converted(
+        "def f(a, b):\n"
+        "    assert a\n"
+        "    return (a and b, b if a else 0, not a)\n",
+        "f",
+    )
+    conj, sel, neg = f(Sym("a"), 1)
+    assert ("assert", "a") in backend.calls and ("and", "a", 1) in backend.calls
+    assert sel.label == "select(a)" and neg.label == "not(a)"
+
+
+def test_python_loop_stopping_on_staged_value_raises_backend_error(backend):
+    f = converted(
+        "def f(c):\n"
+        "    for i in [1, 2, 3]:\n"
+        "        if c:\n"
+        "            break\n"
+        "    return i\n",
+        "f",
+    )
+    with pytest.raises(RuntimeError, match="for loop at line 2"):
+        f(Sym("c"))
+
+
+def test_builtin_overloads_reach_converted_calls(backend):
+    assert operators.converted(range)(Sym("n")).label == "range"
+    assert list(operators.converted(range)(3)) == [0, 1, 2]
+
+
+def test_python_values_never_reach_the_backend(backend):
+    f = converted(
+        "def f(n):\n"
+        "    out = []\n"
+        "    for i in range(n):\n"
+        "        if i % 2 and not i > 5:\n"
+        "            out.append(i if i else -1)\n"
+        "    return out\n",
+        "f",
+    )
+    assert f(10) == [1, 3, 5]
+    assert backend.calls == []
