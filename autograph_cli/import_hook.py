@@ -61,6 +61,28 @@ def _options_digest(options: dict) -> str:
     return hashlib.sha256(blob).hexdigest()[:12]
 
 
+def _converter_stamp() -> list:
+    """(name, size, mtime) of the files whose code decides the converted
+    output: the ``converters`` package and the API that compiles it."""
+    stamp = []
+    spec = importlib.util.find_spec("converters")
+    dirs = list(spec.submodule_search_locations or []) if spec is not None else []
+    here = os.path.dirname(os.path.abspath(__file__))
+    files = [os.path.join(here, "api.py")]
+    for d in dirs:
+        try:
+            files += [os.path.join(d, n) for n in os.listdir(d) if n.endswith(".py")]
+        except OSError:
+            pass
+    for path in sorted(files):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        stamp.append([os.path.basename(path), st.st_size, st.st_mtime_ns])
+    return stamp
+
+
 def _has_opt_out(source: str) -> bool:
     """True when the module docstring contains the opt-out marker."""
     if OPT_OUT_MARKER not in source:
@@ -214,8 +236,17 @@ class _Hook(importlib.abc.MetaPathFinder):
         self.names = tuple(names)
         self._prefixes = tuple(n + "." for n in self.names)
         self.fast_path = fast_path
-        options = {"fast_path": fast_path, "optimize": sys.flags.optimize}
-        self.cache_tag = f"autograph-{_version()}-{_options_digest(options)}"
+        self._cache_tag: str | None = None
+
+    @property
+    def cache_tag(self) -> str:
+        """``autograph-<version>-<digest>``: the digest covers the conversion
+        options and the converter's own files (name, size, mtime), so a
+        development checkout never reuses output of an older converter."""
+        if self._cache_tag is None:
+            options = {"fast_path": self.fast_path, "optimize": sys.flags.optimize, "converter": _converter_stamp()}
+            self._cache_tag = f"autograph-{_version()}-{_options_digest(options)}"
+        return self._cache_tag
 
     def claims(self, fullname: str) -> bool:
         return fullname in self.names or fullname.startswith(self._prefixes)
