@@ -378,3 +378,58 @@ def test_in_place_preserves_encoding_bom_and_mode(tmp_path):
 def test_unknown_command_and_option_exit_2():
     assert run("frobnicate").returncode == 2
     assert run("convert", "--frob", "x.py").returncode == 2
+
+
+# -- on a terminal ------------------------------------------------------------------
+
+
+def run_on_tty(*args, env=None):
+    """Run with stdin/stdout/stderr on a pseudo-terminal; returns (rc, output)."""
+    import pty
+    import select
+
+    full_env = dict(os.environ)
+    for k in ("NO_COLOR", "FORCE_COLOR", "PRE_COMMIT"):
+        full_env.pop(k, None)
+    full_env["TERM"] = "xterm"
+    full_env.update(env or {})
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([*AUTOGRAPH, *map(str, args)], stdin=slave, stdout=slave, stderr=slave,
+                            env=full_env, close_fds=True)
+    os.close(slave)
+    out = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=60)
+    os.close(master)
+    return proc.returncode, out.decode(errors="replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_terminal_gets_colour_and_a_progress_bar_unless_told_otherwise(tmp_path):
+    for i in range(20):
+        (tmp_path / f"m{i:02}.py").write_text(LOOPY)
+    rc, out = run_on_tty("convert", "--check", tmp_path)
+    assert rc == 1
+    assert "converting" in out and "━" in out  # rich's bar, on stderr
+    rc, out = run_on_tty("convert", "--check", tmp_path, env={"PRE_COMMIT": "1"})
+    assert rc == 1 and "converting" not in out and "━" not in out
+    rc, out = run_on_tty("convert", "--check", "--no-progress", tmp_path)
+    assert "━" not in out
+    rc, out = run_on_tty("to-code", tmp_path / "m00.py")
+    assert rc == 0 and "\x1b[" in out
+    rc, out = run_on_tty("to-code", tmp_path / "m00.py", env={"NO_COLOR": "1"})
+    assert rc == 0 and "\x1b[" not in out and "ag__.for_stmt(" in out
+    rc, out = run_on_tty("convert", "--diff", tmp_path / "m00.py", env={"NO_COLOR": "1"})
+    assert "\x1b[3" not in out and "+++ " in out
+    rc, out = run_on_tty("convert", "--diff", tmp_path / "m00.py")
+    assert "\x1b[32m+" in out
