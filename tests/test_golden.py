@@ -302,6 +302,10 @@ CASES = [
 ]
 
 
+#: Functions with nothing to convert.
+NO_CONTROL_FLOW = {"rnn_step"}
+
+
 def test_every_sample_has_cases():
     assert sorted({sample for sample, _, _ in CASES}) == SAMPLES
 
@@ -352,7 +356,10 @@ def test_converted_sample_equals_original_on_python_values(sample, function, cal
     ns = load_sample(sample)
     original = ns[function]
     converted = to_graph(original)
-    assert converted is not original
+    # A function without control flow may come back as it is; every other
+    # must really be converted, or this test would compare a function with
+    # itself.
+    assert (converted is original) == (function in NO_CONTROL_FLOW)
 
     for args in calls:
         if sample == "dynamic_rnn" and function == "dynamic_rnn":
