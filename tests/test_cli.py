@@ -60,6 +60,10 @@ LOOPY = textwrap.dedent('''\
     ''')
 
 
+# A function the converter leaves as it is (and says why).
+LEFT_AS_IS = "def g(n):\n    for i in range(n):\n        if i > 2:\n            return locals()\n    return None\n"
+
+
 def run_module_file(path: Path, expr: str) -> str:
     out = subprocess.run([sys.executable, "-c", f"import runpy; g = runpy.run_path({str(path)!r}); print(repr(({expr})))"],
                          capture_output=True, text=True, timeout=60)
@@ -121,7 +125,7 @@ def test_help_does_not_import_heavy_modules():
 
 def test_to_code_strict_exits_1_when_something_is_left(tmp_path):
     f = tmp_path / "gen.py"
-    f.write_text("def g(n):\n    for i in range(n):\n        yield i\n")
+    f.write_text(LEFT_AS_IS)
     assert run("to-code", f).returncode == 0
     r = run("to-code", "--strict", f)
     assert r.returncode == 1
@@ -159,7 +163,7 @@ def test_convert_to_dir_keeps_structure_and_runs(tmp_path, jobs):
 
 def test_convert_report_json(tmp_path):
     src = _tree(tmp_path)
-    (src / "gen.py").write_text("def g(n):\n    for i in range(n):\n        yield i\n")
+    (src / "gen.py").write_text(LEFT_AS_IS)
     r = run("convert", src, "-o", tmp_path / "out", "--report", "json")
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
@@ -267,7 +271,7 @@ def test_gitignore_and_exclude_are_honoured(tmp_path):
 def test_pyproject_defaults_and_command_line_wins(tmp_path):
     proj = tmp_path / "proj"
     (proj / "pkg").mkdir(parents=True)
-    (proj / "pkg" / "gen.py").write_text("def g(n):\n    for i in range(n):\n        yield i\n")
+    (proj / "pkg" / "gen.py").write_text(LEFT_AS_IS)
     (proj / "pkg" / "ok.py").write_text(LOOPY)
     (proj / "pkg" / "legacy.py").write_text(LOOPY)
     (proj / "pyproject.toml").write_text('[tool.autograph]\nstrict = true\nexclude = ["legacy.py"]\njobs = 2\n')
