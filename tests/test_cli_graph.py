@@ -117,3 +117,7 @@ def test_errors_are_one_located_line(tmp_path):
         assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     r = run("graph", f"{f}::one_branch", "--arg", "int32[]")
     assert "'y'" in r.stderr
+    # an unwritable --dot target: the tree is shown, the write fails located
+    (tmp_path / "blocker").write_text("a file, not a directory")
+    r = run("graph", f"{f}::python_loop", "--arg", "float32[2]", "--arg", "1", "--dot", tmp_path / "blocker" / "g.dot")
+    assert r.returncode == 2 and r.stderr.startswith(f"{tmp_path / 'blocker' / 'g.dot'}:1:1: cannot write")
