@@ -71,7 +71,7 @@ def _where(location):
 
 def _is_undefined(v):
     u = _undefined()
-    return u is not None and v is u
+    return (u is not None and v is u) or type(v) is UndefinedAfterLoop
 
 
 def _is_tensorish(v):
@@ -128,10 +128,9 @@ def _merge(name, a, b, location, branch_names=("if", "else")):
             a, b = (dummy, b) if ua else (a, dummy)
         else:
             missing, present = (branch_names[0], branch_names[1]) if ua else (branch_names[1], branch_names[0])
-            raise ValueError(
+            return ("same", UndefinedAfterLoop(name, location, (
                 f"{_where(location)}'{name}' must also be initialized in the {missing} branch: it is "
-                f"defined in the {present} branch and used after the conditional"
-            )
+                f"defined in the {present} branch and used after the conditional")))
     if a is None or b is None:
         other = b if a is None else a
         if _is_generated(name) and (_is_tensorish(other) or nest.is_nested(other)):
@@ -352,10 +351,8 @@ def _prepare_loop_vars(names, values, location, kind):
     out = []
     for name, v in zip(names, values):
         if _is_undefined(v):
-            raise ValueError(
-                f"{_where(location)}'{name}' must be defined before the loop: a staged {kind} loop may run "
-                "zero times, so every variable it changes and that is used afterwards needs a value first"
-            )
+            out.append(v)  # only an error if used after the loop (see _out_structs)
+            continue
         if isinstance(v, (bool, int, float, np.generic)) and not isinstance(v, type):
             v = convert_to_tensor(v)
         elif type(v) is list:
@@ -412,8 +409,14 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
     k = 0
     ai = iter(args)
     for name, vin, vout, fin, fout in zip(names, init_values, out_values, per_var_in, per_var_out):
+        if _is_undefined(vin):
+            k += 1
+            continue
         if _is_undefined(vout):
             raise ValueError(f"{_where(location)}'{name}' is undefined at the end of the loop body")
+        if vin is None and _is_generated(name) and vout is not None and (_is_tensorish(vout) or nest.is_nested(vout)):
+            k += 1  # a return value: traced again with a placeholder value
+            continue
         if nest.structure_key(_strip_ta(vin)) != nest.structure_key(_strip_ta(vout)) or len(fin) != len(fout):
             raise ValueError(
                 f"{_where(location)}'{name}' changes its structure in the loop: {_describe(vin)} before the "
@@ -480,11 +483,47 @@ def _strip_ta(v):
     return v
 
 
-def _out_structs(init_values, out_values, flat, is_var, outputs):
+class UndefinedAfterLoop:
+    """The value of a variable first assigned inside a staged loop: the loop
+    may run zero times, so using it afterwards is an error."""
+
+    __slots__ = ("name", "location", "message")
+
+    def __init__(self, name, location, message=None):
+        self.name = name
+        self.location = location
+        self.message = message
+
+    def error(self):
+        if self.message:
+            return ValueError(self.message)
+        return ValueError(
+            f"{_where(self.location)}'{self.name}' must be defined before the loop: a staged loop may run "
+            "zero times, so every variable it changes and that is used afterwards needs a value first"
+        )
+
+    def __repr__(self):
+        return f"<undefined after a staged loop: {self.name}>"
+
+    def _fail(self, *args, **kwargs):
+        raise self.error()
+
+    __bool__ = __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = _fail
+    __floordiv__ = __mod__ = __pow__ = __neg__ = __lt__ = __le__ = __gt__ = __ge__ = __getitem__ = _fail
+    __iter__ = __len__ = __call__ = __int__ = __float__ = __index__ = _fail
+
+    def _as_tensor(self):
+        raise self.error()
+
+
+def _out_structs(names, init_values, out_values, flat, is_var, outputs, location=None):
     """Loop outputs packed like the body's outputs (TensorArray metadata)."""
     it = iter(outputs)
     res = []
-    for vin, vout in zip(init_values, out_values):
+    for name, vin, vout in zip(names, init_values, out_values):
+        if _is_undefined(vin):
+            res.append(UndefinedAfterLoop(name, location) if not _is_undefined(vout) else vin)
+            continue
         fin = nest.flatten(vin)
         fout = nest.flatten(vout) if not _is_undefined(vout) else fin
         new = []
@@ -604,7 +643,7 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
     g.block.nodes.append(node)
     if node.effect:
         g.has_effects = True
-    return _out_structs(values, out_values, flat, is_var, node.outputs)
+    return _out_structs(names, values, out_values, flat, is_var, node.outputs, location)
 
 
 def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=None):
@@ -671,7 +710,7 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
     g.block.nodes.append(node)
     if node.effect:
         g.has_effects = True
-    return _out_structs(values, out_values, flat, is_var, node.outputs)
+    return _out_structs(names, values, out_values, flat, is_var, node.outputs, location)
 
 
 def _has_nodes_or_symbolic(block):
@@ -719,6 +758,7 @@ class Backend:
     """The operators' backend for symbolic tensors, TensorArrays, datasets."""
 
     def if_stmt(self, cond, body, orelse, state):
+        state = _with_generated_flags(state)
         init = state.get()
 
         def run(fn):
@@ -936,6 +976,25 @@ def _enumerate(x, start=0):
     if isinstance(x, Dataset):
         return x.enumerate(start)
     return builtins.enumerate(x, start)
+
+
+def _with_generated_flags(state):
+    """The state plus the generated flags (do_return, retval_, break_N ...)
+    that the branches close over: a staged branch must carry every flag it
+    may set, even when the converter did not list it."""
+    extra = []
+    for fn in state.functions:
+        code = getattr(fn, "__code__", None)
+        if code is None:
+            continue
+        for name in code.co_freevars:
+            if name not in state.names and name not in extra and _RETVAL.match(name):
+                extra.append(name)
+    if not extra:
+        return state
+    from autograph_cli.operators import State
+
+    return State(tuple(state.names) + tuple(extra), state.functions)
 
 
 BACKEND = Backend()

@@ -868,6 +868,9 @@ def _convert_outputs(graph, outputs, fname):
     def conv(x):
         if x is None:
             return None
+        err = getattr(type(x), "error", None)
+        if err is not None and type(x).__name__ == "UndefinedAfterLoop":
+            raise x.error()
         if isinstance(x, SymbolicTensor):
             if x.block is not graph.root and x.block.graph is graph:
                 from .graph import out_of_scope_error
