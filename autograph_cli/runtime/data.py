@@ -78,6 +78,8 @@ class Dataset:
 
     @staticmethod
     def from_tensor_slices(tensors):
+        if isinstance(tensors, list):
+            tensors = convert_to_tensor(tensors)
         flat = nest.flatten(tensors)
         pairs = [_np_and_spec(x) for x in flat]
         arrays = [np.asarray(v) if not isinstance(v, bytes) else np.array([v], dtype=object) for v, _ in pairs]
@@ -96,6 +98,8 @@ class Dataset:
 
     @staticmethod
     def from_tensors(tensors):
+        if isinstance(tensors, list):
+            tensors = convert_to_tensor(tensors)
         flat = nest.flatten(tensors)
         pairs = [_np_and_spec(x) for x in flat]
         spec = nest.pack_sequence_as(tensors, [s for _, s in pairs])

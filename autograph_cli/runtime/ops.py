@@ -779,8 +779,8 @@ def _gather_kernel(p, idx, axis):
     n = p.shape[axis]
     bad = (idx < 0) | (idx >= n)
     if bad.any():
-        pos = tuple(np.argwhere(bad)[0])
-        raise IndexError(f"indices{list(pos)} = {idx[pos]} is not in [0, {n})")
+        pos = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise IndexError(f"indices{list(pos)} = {int(idx[pos])} is not in [0, {n})")
     return np.take(p, idx, axis=axis)
 
 

@@ -1,0 +1,151 @@
+"""Eager tensors and ops: values, dtype rules, shapes, printing, gradients."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph_cli.tf as tf
+from autograph_cli.runtime.errors import DTypeMismatchError
+
+
+def test_python_scalars_get_tensorflow_default_dtypes():
+    assert tf.constant(1).dtype is tf.int32
+    assert tf.constant(1.5).dtype is tf.float32
+    assert tf.constant(True).dtype is tf.bool
+    assert tf.constant("a").dtype is tf.string
+    assert tf.constant([1, 2]).dtype is tf.int32
+    assert tf.constant([1, 2.5]).dtype is tf.float32
+
+
+def test_python_scalar_next_to_a_tensor_takes_its_dtype():
+    x = tf.constant(2.0, dtype=tf.float64)
+    assert (x * 3).dtype is tf.float64
+    assert (3 + tf.constant([1, 2], dtype=tf.int64)).dtype is tf.int64
+    assert (np.float32(2) * tf.constant(1.0)).dtype is tf.float32
+
+
+def test_no_silent_promotion_between_tensor_dtypes():
+    with pytest.raises(TypeError, match="float32 that does not match type int32"):
+        tf.constant(1) + tf.constant(1.0)
+    with pytest.raises(DTypeMismatchError):
+        tf.matmul(tf.ones([2, 2]), tf.ones([2, 2], dtype=tf.float64))
+
+
+def test_float_into_int_tensor_is_an_error():
+    with pytest.raises(TypeError):
+        tf.constant(1) + 2.5
+
+
+def test_floor_division_and_modulo_follow_python():
+    for a in (-7, 7):
+        for b in (-3, 3):
+            assert int(tf.constant(a) // b) == a // b
+            assert int(tf.constant(a) % b) == a % b
+    assert tf.constant(1) / tf.constant(2) == 0.5
+    assert (tf.constant(1) / tf.constant(2)).dtype is tf.float64
+
+
+def test_str_and_repr_match_tensorflow():
+    assert str(tf.constant(2)) == "tf.Tensor(2, shape=(), dtype=int32)"
+    assert str(tf.constant([4, 1])) == "tf.Tensor([4 1], shape=(2,), dtype=int32)"
+    assert str(tf.constant("aa")) == "tf.Tensor(b'aa', shape=(), dtype=string)"
+    assert repr(tf.constant(1.0)) == "<tf.Tensor: shape=(), dtype=float32, numpy=1.0>"
+    assert repr(tf.ones([2, 2]) * 2) == (
+        "<tf.Tensor: shape=(2, 2), dtype=float32, numpy=\narray([[2., 2.],\n       [2., 2.]], dtype=float32)>"
+    )
+    assert str(tf.constant([[1, 2], [3, 4]])) == "tf.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)"
+
+
+def test_indexing_slicing_iteration_and_bool():
+    x = tf.constant([[1, 2, 3], [4, 5, 6]])
+    assert x[1, 2].numpy() == 6
+    assert x[:, 1].numpy().tolist() == [2, 5]
+    assert x[..., ::-1].numpy().tolist() == [[3, 2, 1], [6, 5, 4]]
+    assert x[None].shape == tf.TensorShape([1, 2, 3])
+    assert [r.numpy().tolist() for r in x] == [[1, 2, 3], [4, 5, 6]]
+    assert bool(tf.constant(1) > 0)
+    assert len(x) == 2
+
+
+def test_reductions_keep_dtype():
+    x = tf.constant([[1, 2], [3, 5]])
+    assert tf.reduce_sum(x).dtype is tf.int32
+    assert int(tf.reduce_sum(x)) == 11
+    assert int(tf.reduce_mean(x)) == 2  # integer mean truncates, as TensorFlow's
+    assert tf.reduce_max(x, axis=1).numpy().tolist() == [2, 5]
+    assert tf.reduce_sum(x, axis=0, keepdims=True).shape == tf.TensorShape([1, 2])
+    assert float(tf.reduce_mean(tf.constant([1.0, 2.0]))) == 1.5
+
+
+def test_shape_ops():
+    x = tf.reshape(tf.range(6), [2, 3])
+    assert x.numpy().tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert tf.transpose(x).shape == tf.TensorShape([3, 2])
+    assert tf.concat([x, x], axis=0).shape == tf.TensorShape([4, 3])
+    assert tf.stack([x, x]).shape == tf.TensorShape([2, 2, 3])
+    assert tf.gather(tf.constant([10, 20, 30]), [2, 0]).numpy().tolist() == [30, 10]
+    assert tf.shape(x).numpy().tolist() == [2, 3]
+    assert tf.eye(2, dtype=tf.int32).numpy().tolist() == [[1, 0], [0, 1]]
+    assert tf.fill([2], 7).numpy().tolist() == [7, 7]
+    assert tf.where(tf.constant([True, False]), 1, 2).numpy().tolist() == [1, 2]
+    assert tf.cast(tf.constant(2.7), tf.int32).numpy() == 2
+
+
+def test_gather_out_of_range_is_invalid_argument():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[0\] = 1 is not in \[0, 1\)"):
+        tf.gather(tf.constant([0.0]), [1])
+
+
+def test_random_ops_with_seeds_repeat():
+    tf.random.set_seed(3)
+    a = tf.random.uniform([3], seed=1).numpy()
+    tf.random.set_seed(3)
+    b = tf.random.uniform([3], seed=1).numpy()
+    assert a.tolist() == b.tolist()
+    r = tf.random.uniform([100], maxval=10, dtype=tf.int32).numpy()
+    assert r.dtype == np.int32 and r.min() >= 0 and r.max() < 10
+
+
+def test_string_concatenation():
+    assert (tf.constant("a") + tf.constant("b")).numpy() == b"ab"
+    assert tf.strings.join([tf.constant("a"), tf.constant("b")], separator="-").numpy() == b"a-b"
+
+
+def test_tf_print_formats_like_tensorflow(capsys):
+    import sys
+
+    tf.print("Executed with", tf.constant(1), tf.range(10), tf.constant("fizz"), output_stream=sys.stdout)
+    assert capsys.readouterr().out == "Executed with 1 [0 1 2 ... 7 8 9] fizz\n"
+
+
+def test_tf_print_goes_to_stderr_by_default(capsys):
+    tf.print("x", tf.constant([1, 2]))
+    out = capsys.readouterr()
+    assert out.err == "x [1 2]\n" and out.out == ""
+
+
+def test_gradient_tape_through_ops():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.tanh(x) * x)
+    g = tape.gradient(y, x).numpy()
+    want = np.tanh([1.0, 2.0]) + np.array([1.0, 2.0]) * (1 - np.tanh([1.0, 2.0]) ** 2)
+    assert np.allclose(g, want)
+
+
+def test_gradient_tape_variables_and_matmul():
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    x = tf.constant([[1.0, 1.0]])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.square(tf.matmul(x, w)))
+    g = tape.gradient(loss, w).numpy()
+    y = np.array([[1.0, 1.0]]) @ np.array([[1.0, 2.0], [3.0, 4.0]])
+    assert np.allclose(g, np.array([[1.0], [1.0]]) @ (2 * y))
+
+
+def test_unwatched_gradient_is_none():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    assert tape.gradient(y, x) is None
