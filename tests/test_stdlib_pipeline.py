@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,40 +25,88 @@ HARNESS = Path(__file__).resolve().parent / "_stdlib_harness.py"
 TIME_LIMIT = 60  # seconds per subprocess; the slowest module takes ~4 s original
 
 
-def _start(module, test_module, mode, out):
-    env = dict(os.environ)
-    env.setdefault("PYTHONHASHSEED", "0")
-    return subprocess.Popen(
-        [sys.executable, str(HARNESS), module, test_module, "--mode", mode, "--out", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env=env,
-        cwd=str(HARNESS.parent.parent),
-    )
+class _Runs:
+    """All harness subprocesses of the session, at most WORKERS at a time.
+
+    Jobs start in test order (converted run first, the longest ones before
+    all others); whenever a test waits for its results the queue keeps both
+    cores busy with the next jobs.
+    """
+
+    WORKERS = 2
+    LONGEST = {("statistics", "test.test_statistics", "converted"), ("difflib", "test.test_difflib", "converted")}
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+        jobs = [(m, t, mode) for m, t in MODULES for mode in ("converted", "original")]
+        # Longest jobs first (statistics converted is ~12 s of CPU), so that
+        # the two cores finish together.
+        self.queue = sorted(jobs, key=lambda job: job not in self.LONGEST)
+
+        self.running = {}
+        self.done = {}
+
+    def _launch(self):
+        while self.queue and len(self.running) < self.WORKERS:
+            module, test_module, mode = self.queue.pop(0)
+            out = self.tmp / f"{module}.{mode}.json"
+            env = dict(os.environ)
+            env.setdefault("PYTHONHASHSEED", "0")
+            proc = subprocess.Popen(
+                [sys.executable, str(HARNESS), module, test_module, "--mode", mode, "--out", str(out)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=str(HARNESS.parent.parent),
+            )
+            self.running[(module, mode)] = (proc, out, time.monotonic())
+
+    def _reap(self):
+        for key, (proc, out, started) in list(self.running.items()):
+            if proc.poll() is None:
+                if time.monotonic() - started > TIME_LIMIT:
+                    proc.kill()
+                    proc.communicate()
+                    self.done[key] = f"no result within {TIME_LIMIT} s"
+                    del self.running[key]
+                continue
+            log = proc.stdout.read().decode(errors="replace")
+            proc.stdout.close()
+            if proc.returncode != 0 or not out.exists():
+                self.done[key] = f"harness exited with {proc.returncode}\n{log[-4000:]}"
+            else:
+                self.done[key] = json.loads(out.read_text())
+            del self.running[key]
+
+    def get(self, module, mode):
+        while (module, mode) not in self.done:
+            self._launch()
+            self._reap()
+            if (module, mode) not in self.done:
+                time.sleep(0.02)
+        self._launch()  # keep the cores busy while this test compares
+        result = self.done.pop((module, mode))
+        if isinstance(result, str):
+            pytest.fail(f"{module} {mode}: {result}")
+        return result
+
+    def close(self):
+        for proc, _, _ in self.running.values():
+            proc.kill()
+            proc.communicate()
 
 
-def _finish(proc, out, what):
-    try:
-        log, _ = proc.communicate(timeout=TIME_LIMIT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        pytest.fail(f"{what}: no result within {TIME_LIMIT} s")
-    if proc.returncode != 0 or not out.exists():
-        tail = log.decode(errors="replace")[-4000:]
-        pytest.fail(f"{what}: harness exited with {proc.returncode}\n{tail}")
-    return json.loads(out.read_text())
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    scheduler = _Runs(tmp_path_factory.mktemp("stdlib"))
+    yield scheduler
+    scheduler.close()
 
 
 @pytest.mark.parametrize("module, test_module", MODULES, ids=[m for m, _ in MODULES])
-def test_cpython_tests_pass_on_converted_module(module, test_module, tmp_path):
-    original_out = tmp_path / "original.json"
-    converted_out = tmp_path / "converted.json"
-    # Both runs at once: the machine has two cores.
-    original_proc = _start(module, test_module, "original", original_out)
-    converted_proc = _start(module, test_module, "converted", converted_out)
-    original = _finish(original_proc, original_out, f"{module} original")
-    converted = _finish(converted_proc, converted_out, f"{module} converted")
+def test_cpython_tests_pass_on_converted_module(module, test_module, runs):
+    converted = runs.get(module, "converted")
+    original = runs.get(module, "original")
 
     passed = {t for t, o in original["outcomes"].items() if o == "pass"}
     assert len(passed) >= 2, f"{test_module}: too few passing tests to mean anything"
