@@ -553,11 +553,29 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
         frame = _LoopFrame(None)
         _loop_frames.append(frame)
         del _relax_requests[:]
+        failure = None
         try:
             blocks, out_values, extra = trace_regions(values, flat, is_var, specs)
+        except ValueError as e:
+            if not frame.shape_invariants or attempt == 2:
+                raise
+            failure = e
         finally:
             _loop_frames.pop()
         retry = False
+        if frame.shape_invariants:
+            var_leaves = [x for x, v in zip(flat, is_var) if v]
+            for tensor, shape in frame.shape_invariants:
+                for i, a in enumerate(frame.args or ()):
+                    if a is tensor and i < len(var_leaves):
+                        shape = TensorShape(shape)
+                        if invariants.get(id(var_leaves[i])) != shape:
+                            invariants[id(var_leaves[i])] = shape
+                            retry = True
+        if failure is not None:
+            if not retry:
+                raise failure
+            continue
         var_leaves = [x for x, v in zip(flat, is_var) if v]
         flat_index = [i for i, v in enumerate(is_var) if v]
         while _relax_requests:
@@ -566,18 +584,6 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
             if invariants.get(id(leaf)) != shape:
                 invariants[id(leaf)] = shape
                 retry = True
-        # shape invariants declared in the body
-        if frame.shape_invariants:
-            body_args = blocks[-1].args[extra:]
-            for tensor, shape in frame.shape_invariants:
-                for i, a in enumerate(body_args):
-                    if a is tensor:
-                        var_leaves = [x for x, v in zip(flat, is_var) if v]
-                        key = id(var_leaves[i])
-                        shape = TensorShape(shape)
-                        if invariants.get(key) != shape:
-                            invariants[key] = shape
-                            retry = True
         # generated return values: None before the loop, a tensor inside
         new_values = []
         for name, v, o in zip(names, values, out_values):
@@ -625,6 +631,8 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
         finally:
             g.pop_block(cond_b)
         body_b = g.push_block("while_body", specs)
+        if _loop_frames:
+            _loop_frames[-1].args = body_b.args
         try:
             vals = _pack_with_args(values, flat, is_var, body_b.args)
             out = body_fn(vals)
@@ -687,6 +695,8 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
                 if c is not None and bool(c):
                     extra_b = None
         body_b = g.push_block("for_body", item_specs + specs)
+        if _loop_frames:
+            _loop_frames[-1].args = body_b.args[n_item:]
         try:
             item_args = body_b.args[:n_item]
             item = item_args[0] if not nested_item else nest.pack_sequence_as(item_specs_struct, item_args)
@@ -864,12 +874,13 @@ class Backend:
             return ops.equal(value, 0)
         return ops.logical_not(value)
 
-    def assert_stmt(self, cond, msg_fn):
-        msg = "Assertion failed" if msg_fn is None else msg_fn()
+    def assert_stmt(self, cond, msg_fn=None):
+        msg = f"Assertion failed: {getattr(cond, 'name', cond)} is false" if msg_fn is None else msg_fn()
         if isinstance(msg, Tensor):
             msg = str(msg)
         c = _bool_pred(cond, "an assert statement")
         ops.apply(ASSERT, [c], {"message": str(msg)})
+        return True  # converted code may check the result with Python's assert
 
     def list_append(self, lst, value):
         if not isinstance(lst, TensorArray):

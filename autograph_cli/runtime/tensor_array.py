@@ -141,7 +141,7 @@ class TensorArray:
         _handle=None,
         _size=None,
     ):
-        self._dtype = dt.as_dtype(dtype)
+        self._dtype = dt.as_dtype(dtype) if dtype is not None else None
         self._dynamic = bool(dynamic_size)
         self._element_shape = TensorShape(element_shape)
         self._infer_shape = infer_shape
@@ -170,7 +170,7 @@ class TensorArray:
         return self._with(comps[0])
 
     def _tf_static_key(self):
-        return (self._dtype, self._dynamic)
+        return "TensorArray"
 
     def _with(self, handle, element_shape=None):
         ta = TensorArray.__new__(TensorArray)
@@ -203,6 +203,8 @@ class TensorArray:
 
     def write(self, index, value, name=None):
         v = convert_to_tensor(value, dtype=self._dtype)
+        if self._dtype is None:
+            self._dtype = v.dtype
         es = self._element_shape
         if self._infer_shape:
             if not es.is_compatible_with(v.shape):
@@ -287,11 +289,8 @@ def is_staged_list(x):
 def list_to_tensor_array(lst, dtype=None):
     """A Python list entering a staged loop becomes a TensorArray."""
     elems = [convert_to_tensor(v) for v in lst]
-    if dtype is None:
-        if not elems:
-            dtype = dt.float32
-        else:
-            dtype = elems[0].dtype
+    if dtype is None and elems:
+        dtype = elems[0].dtype
     ta = TensorArray(dtype, size=0, dynamic_size=True, infer_shape=True)
     ta._is_list = True
     for i, e in enumerate(elems):

@@ -1,0 +1,434 @@
+"""Staged conditionals and loops: graphs, results, and the seeds' errors."""
+from __future__ import annotations
+
+import inspect
+import sys
+
+import numpy as np
+import pytest
+
+import autograph_cli.tf as tf
+
+
+def _node_names(f, *args):
+    return [n.name for n in f.get_concrete_function(*args).graph.as_graph_def().node]
+
+
+def _line_of(fn, text):
+    lines, start = inspect.getsourcelines(fn)
+    for i, line in enumerate(lines):
+        if text in line:
+            return start + i
+    raise AssertionError(text)
+
+
+# ----------------------------------------------------------------- cond
+def test_tensor_condition_becomes_a_cond_node_python_condition_does_not():
+    @tf.function
+    def maybe_tensor_cond(x):
+        if x < 0:
+            x = -x
+        return x
+
+    assert "cond" in _node_names(maybe_tensor_cond, tf.constant(-1))
+    assert "cond" not in _node_names(maybe_tensor_cond, -1)
+    assert maybe_tensor_cond(tf.constant(-3)).numpy() == 3
+    assert maybe_tensor_cond(tf.constant(4)).numpy() == 4
+
+
+def test_cond_traces_both_branches_once(capsys):
+    @tf.function
+    def f():
+        x = tf.constant(0)
+        if tf.constant(True):
+            x = x + 1
+            print("Tracing `then` branch")
+        else:
+            x = x - 1
+            print("Tracing `else` branch")
+        return x
+
+    assert f().numpy() == 1
+    assert f().numpy() == 1
+    assert capsys.readouterr().out == "Tracing `then` branch\nTracing `else` branch\n"
+
+
+def test_variable_defined_in_one_branch_only_names_variable_and_line():
+    @tf.function
+    def f():
+        if tf.constant(True):
+            x = tf.ones([3, 3])
+        return x
+
+    with pytest.raises(ValueError) as e:
+        f()
+    msg = str(e.value)
+    assert "'x'" in msg and "else branch" in msg
+    assert f"{__file__}:{_line_of(f.python_function, 'if tf.constant(True)')}:" in msg
+
+
+def test_branches_with_different_dtypes_are_an_error():
+    @tf.function
+    def f(c):
+        if c:
+            y = tf.constant(1)
+        else:
+            y = tf.constant(1.0)
+        return y
+
+    with pytest.raises(TypeError, match="'y' has dtype int32 in the if branch, but dtype float32"):
+        f(tf.constant(True))
+
+
+def test_python_values_merge_into_tensors():
+    @tf.function
+    def f(c):
+        if c:
+            y = 1
+        else:
+            y = 2
+        return y
+
+    assert f(tf.constant(True)).numpy() == 1
+    assert f(tf.constant(False)).numpy() == 2
+
+
+def test_return_in_if_without_else():
+    def relu(x):
+        if tf.greater(x, 0):
+            return x
+        return 0
+
+    f = tf.function(relu)
+    assert f(tf.constant(1)).numpy() == 1
+    assert f(tf.constant(-1)).numpy() == 0
+
+    def simple_relu(x):
+        if tf.greater(x, 0):
+            return x
+        else:
+            return 0
+
+    g = tf.function(simple_relu)
+    assert (g(tf.constant(1)).numpy(), g(tf.constant(-1)).numpy()) == (1, 0)
+
+
+def test_staged_and_or_not_and_ternary():
+    @tf.function
+    def f(x, y):
+        a = (x > 0) and (y > 0)
+        b = (x > 0) or (y > 0)
+        c = not (x > y)
+        d = x if x > y else y
+        return a, b, c, d
+
+    for x, y in [(1, 2), (-1, 2), (-1, -2), (3, -1)]:
+        a, b, c, d = f(tf.constant(x), tf.constant(y))
+        assert (bool(a), bool(b), bool(c), int(d)) == ((x > 0) and (y > 0), (x > 0) or (y > 0), not (x > y), max(x, y))
+
+
+def test_tf_cond_functional_api():
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: x * 2, lambda: x - 1)
+
+    assert f(tf.constant(3)).numpy() == 6
+    assert f(tf.constant(-3)).numpy() == -4
+    assert tf.cond(tf.constant(True), lambda: 1, lambda: 2) == 1
+
+
+# ---------------------------------------------------------------- loops
+def test_staged_loops_are_one_node_unrolled_loops_grow():
+    @tf.function
+    def unrolled(n):
+        x = tf.constant(0)
+        for i in range(n):
+            x += i
+        return x
+
+    @tf.function
+    def staged(n):
+        x = tf.constant(0)
+        for i in tf.range(n):
+            x += i
+        return x
+
+    assert len(_node_names(unrolled, 3)) < len(_node_names(unrolled, 10))
+    assert "while" in _node_names(staged, tf.constant(3))
+    assert len(_node_names(staged, 3)) == len(_node_names(staged, 10))
+    assert staged(tf.constant(5)).numpy() == 10
+    assert unrolled(5).numpy() == 10
+
+
+def test_loop_over_dataset_is_a_reduce_dataset_node():
+    @tf.function
+    def f(ds):
+        x = tf.constant(0, dtype=tf.int64)
+        for i in ds:
+            x += i
+        return x
+
+    ds = tf.data.Dataset.range(5)
+    assert "ReduceDataset" in _node_names(f, ds)
+    assert f(ds).numpy() == 10
+
+
+def test_collatz_while_loop():
+    @tf.function
+    def collatz(x):
+        count = 0
+        while x != 1:
+            if x % 2 == 0:
+                x = x // 2
+            else:
+                x = 3 * x + 1
+            count += 1
+        return count
+
+    assert collatz(tf.constant(27)).numpy() == 111
+    assert "while True" not in collatz.get_concrete_function(tf.constant(1)).source
+    assert "while (" in collatz.get_concrete_function(tf.constant(1)).source
+
+
+def test_break_continue_and_return_inside_staged_loops():
+    @tf.function
+    def first_over(xs, limit):
+        for x in xs:
+            if x > limit:
+                return x
+        return -1
+
+    @tf.function
+    def sum_odd_until(n, stop):
+        total = 0
+        for i in tf.range(n):
+            if i % 2 == 0:
+                continue
+            if i > stop:
+                break
+            total += i
+        return total
+
+    @tf.function
+    def while_return(x):
+        while tf.constant(True):
+            if x > 10:
+                return x * 2
+            x += 3
+        return x
+
+    xs = tf.constant([1, 5, 9, 12])
+    assert first_over(xs, tf.constant(4)).numpy() == 5
+    assert first_over(xs, tf.constant(20)).numpy() == -1
+    assert sum_odd_until(tf.constant(10), tf.constant(6)).numpy() == 1 + 3 + 5
+    assert while_return(tf.constant(1)).numpy() == 26
+
+
+def test_python_loop_with_tensor_break_is_a_type_error_naming_the_line():
+    @tf.function
+    def buggy_py_for_tf_break():
+        x = 0
+        for i in range(5):
+            if tf.equal(i, 3):
+                break
+            x += i
+        return x
+
+    with pytest.raises(TypeError, match="depends on a tensor") as e:
+        buggy_py_for_tf_break()
+    assert f"{__file__}:" in str(e.value)
+
+    @tf.function
+    def buggy_while_py_true_tf_break(x):
+        while True:
+            if tf.equal(x, 0):
+                break
+            x -= 1
+        return x
+
+    with pytest.raises(TypeError, match="depends on a tensor"):
+        buggy_while_py_true_tf_break(5)
+
+    @tf.function
+    def while_tf_true_tf_break(x):
+        while tf.constant(True):
+            if tf.equal(x, 0):
+                break
+            x -= 1
+        return x
+
+    assert while_tf_true_tf_break(5).numpy() == 0
+
+
+def test_loop_variable_errors_name_variable_and_line():
+    @tf.function
+    def uninitialized():
+        for i in tf.range(3):
+            x = i
+        return x
+
+    with pytest.raises(ValueError, match="'x' must be defined before the loop"):
+        uninitialized()
+
+    @tf.function
+    def type_changes():
+        x = tf.constant(0, dtype=tf.float32)
+        for i in tf.range(3):
+            x = i
+        return x
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="'x' has dtype float32 before the loop, but dtype int32") as e:
+        type_changes()
+    assert isinstance(e.value, TypeError)
+    assert f"{__file__}:{_line_of(type_changes.python_function, 'for i in tf.range(3)')}:" in str(e.value)
+
+    @tf.function
+    def buggy_concat():
+        x = tf.ones([0, 10])
+        for i in tf.range(5):
+            x = tf.concat([x, tf.ones([1, 10])], axis=0)
+        return x
+
+    with pytest.raises(ValueError, match=r"'x' has shape \(0, 10\) before the loop, but shape \(1, 10\)"):
+        buggy_concat()
+
+
+def test_set_shape_and_shape_invariants_allow_shape_changes():
+    @tf.function
+    def concat_with_padding():
+        x = tf.zeros([5, 10])
+        for i in tf.range(5):
+            x = tf.concat([x[:i], tf.ones([1, 10]), tf.zeros([4 - i, 10])], axis=0)
+            x.set_shape([5, 10])
+        return x
+
+    assert concat_with_padding().numpy().tolist() == np.ones([5, 10]).tolist()
+
+    @tf.function
+    def grow():
+        x = tf.ones([0, 2])
+        for i in tf.range(3):
+            tf.autograph.experimental.set_loop_options(shape_invariants=[(x, tf.TensorShape([None, 2]))])
+            x = tf.concat([x, tf.ones([1, 2])], axis=0)
+        return x
+
+    assert grow().shape == tf.TensorShape([3, 2])
+
+    @tf.function
+    def grow_functional():
+        return tf.while_loop(lambda x: tf.shape(x)[0] < 4, lambda x: tf.concat([x, x[:1]], 0), [tf.ones([1, 2])],
+                             shape_invariants=[tf.TensorShape([None, 2])])
+
+    assert grow_functional()[0].shape == tf.TensorShape([4, 2])
+
+
+def test_tensor_array_accumulation_and_rnn():
+    @tf.function
+    def dynamic_rnn(rnn_step, input_data, initial_state):
+        input_data = tf.transpose(input_data, [1, 0, 2])
+        max_seq_len = input_data.shape[0]
+        states = tf.TensorArray(tf.float32, size=max_seq_len)
+        state = initial_state
+        for i in tf.range(max_seq_len):
+            state = rnn_step(input_data[i], state)
+            states = states.write(i, state)
+        return tf.transpose(states.stack(), [1, 0, 2])
+
+    def rnn_step(inp, state):
+        return inp + state
+
+    data = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    out = dynamic_rnn(rnn_step, tf.constant(data), tf.zeros([2, 4])).numpy()
+    assert np.allclose(out, np.cumsum(data, axis=1))
+
+    @tf.function
+    def dynamic(n):
+        ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+        for i in tf.range(n):
+            ta = ta.write(i, i * i)
+        return ta.stack(), ta.size(), ta.read(2)
+
+    s, size, third = dynamic(tf.constant(4))
+    assert s.numpy().tolist() == [0, 1, 4, 9] and size.numpy() == 4 and third.numpy() == 4
+
+
+def test_list_appended_in_a_staged_loop_becomes_a_tensor_array():
+    @tf.function
+    def squares(n):
+        out = []
+        for i in tf.range(n):
+            out.append(i * i)
+        return tf.stack(out)
+
+    assert squares(tf.constant(4)).numpy().tolist() == [0, 1, 4, 9]
+
+
+def test_fizzbuzz_prints_at_run_time_and_traces_each_branch_once(capsys):
+    @tf.function
+    def fizzbuzz(n):
+        for i in tf.range(1, n + 1):
+            print("Tracing for loop")
+            if i % 15 == 0:
+                print("Tracing fizzbuzz branch")
+                tf.print("fizzbuzz", output_stream=sys.stdout)
+            elif i % 3 == 0:
+                print("Tracing fizz branch")
+                tf.print("fizz", output_stream=sys.stdout)
+            elif i % 5 == 0:
+                print("Tracing buzz branch")
+                tf.print("buzz", output_stream=sys.stdout)
+            else:
+                print("Tracing default branch")
+                tf.print(i, output_stream=sys.stdout)
+
+    fizzbuzz(tf.constant(5))
+    fizzbuzz(tf.constant(20))
+    out = capsys.readouterr().out.splitlines()
+    assert out[:5] == ["Tracing for loop", "Tracing fizzbuzz branch", "Tracing fizz branch", "Tracing buzz branch",
+                       "Tracing default branch"]
+    want = []
+    for n in (5, 20):
+        for i in range(1, n + 1):
+            want.append("fizzbuzz" if i % 15 == 0 else "fizz" if i % 3 == 0 else "buzz" if i % 5 == 0 else str(i))
+    assert out[5:] == want
+
+
+def test_staged_assert_runs_at_every_call():
+    @tf.function
+    def f(x):
+        assert x > 0, "x must be positive"
+        return x
+
+    assert f(tf.constant(1)).numpy() == 1
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Assertion failed"):
+        f(tf.constant(-1))
+
+
+def test_range_len_and_builtins_on_tensors():
+    @tf.function
+    def f(x, n):
+        total = 0
+        for i in range(n):
+            total += i
+        return total + len(x) + int(abs(tf.constant(-2.0)))
+
+    assert f(tf.constant([1, 2, 3]), tf.constant(4)).numpy() == 6 + 3 + 2
+
+
+def test_tanh_loop_on_vector(capsys):
+    @tf.function
+    def f(x):
+        while tf.reduce_sum(x) > 1:
+            tf.print(x, output_stream=sys.stdout)
+            x = tf.tanh(x)
+        return x
+
+    x0 = np.array([0.5, 0.5, 0.5], np.float32)
+    got = f(tf.constant(x0)).numpy()
+    want = x0
+    steps = 0
+    while want.sum() > 1:
+        want = np.tanh(want)
+        steps += 1
+    assert np.allclose(got, want)
+    assert len(capsys.readouterr().out.splitlines()) == steps
