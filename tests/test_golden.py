@@ -127,6 +127,24 @@ def test_cli_to_code_prints_the_golden(name, monkeypatch):
     assert result.output == golden_path(name).read_text()
 
 
+@pytest.mark.parametrize(
+    "name,function",
+    [(n, f.name) for n in SAMPLES for f in ast.parse((SAMPLES_DIR / f"{n}.py").read_text()).body
+     if isinstance(f, ast.FunctionDef)],
+)
+def test_cli_to_code_function_is_its_part_of_the_golden(name, function, monkeypatch):
+    """`--function NAME` prints exactly that function's part of the module."""
+    from click.testing import CliRunner
+
+    from autograph_cli.cli import cli
+
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(cli, ["to-code", sample_filename(name), "--function", function])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"def {function}(")
+    assert "\n" + result.output.rstrip("\n") + "\n" in golden_path(name).read_text()
+
+
 def test_console_script_to_code_piped_prints_the_golden():
     """The installed command itself, piped, as the README shows it."""
     proc = subprocess.run(
