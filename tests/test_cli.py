@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
+import re
 import subprocess
 import sys
 import textwrap
@@ -437,3 +437,26 @@ def test_terminal_gets_colour_and_a_progress_bar_unless_told_otherwise(tmp_path)
     assert "\x1b[3" not in out and "+++ " in out
     rc, out = run_on_tty("convert", "--diff", tmp_path / "m00.py")
     assert "\x1b[32m+" in out
+
+
+def test_in_place_never_writes_code_that_does_not_compile(tmp_path, monkeypatch):
+    # A converter bug (simulated) must not reach the user's file.
+    import converters
+    from click.testing import CliRunner
+
+    from autograph_cli.cli import cli
+
+    real = converters.convert
+
+    def broken(source, **kw):
+        result = real(source, **kw)
+        result.code = re.sub(r"(?m)^( *)total = 0$", r"\1total = 0\n\1break", result.code, count=1)
+        return result
+
+    monkeypatch.setattr(converters, "convert", broken)
+    f = tmp_path / "m.py"
+    f.write_text(LOOPY)
+    r = CliRunner().invoke(cli, ["convert", "--in-place", "-j", "1", str(f)])
+    assert r.exit_code == 2
+    assert f"{f}:1:1: internal error: the converted code does not compile" in r.output
+    assert f.read_text() == LOOPY

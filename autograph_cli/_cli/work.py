@@ -5,7 +5,6 @@ failure comes back as one located line in ``result["error"]``.
 """
 from __future__ import annotations
 
-import os
 import sys
 
 from autograph_cli._cli.files import SourceError, read_source
@@ -74,13 +73,16 @@ def convert_job(path: str, options: dict) -> dict:
             result["error"] = f"{path}:1:1: code is nested too deeply to convert ({type(e).__name__})"
             return result
         code = conv.code
-        if options.get("bind", False):
-            code = bind_operators(code)
-        # The safety net: what we hand back must at least parse.
+        # The safety net: what we hand back must compile (the parser alone
+        # would miss errors such as a `break` moved out of its loop).
         try:
-            compile(code, path, "exec", 0x400, dont_inherit=True)  # ast.PyCF_ONLY_AST
+            if options.get("bind", False):
+                code = bind_operators(code)
+            compile(code, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
-            result["error"] = f"{path}:1:1: internal error: the converted code does not parse ({e}); file left as it was"
+            line = getattr(e, "lineno", None) or 1
+            result["error"] = (f"{path}:1:1: internal error: the converted code does not compile "
+                               f"({getattr(e, 'msg', e)} at converted line {line}); file left as it was")
             return result
         result["code"] = code
         result["report"] = [r.to_dict() for r in conv.report]
