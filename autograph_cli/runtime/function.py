@@ -427,7 +427,7 @@ class Function:
         self._concretes = []
         self._keymaker = _KeyMaker(self)
         self._converted = None
-        self._recent = collections.deque(maxlen=5)
+        self._streak = 0  # consecutive calls that traced
         self._warned = False
         self._created_variables = False
         self._trace_count = 0
@@ -506,7 +506,7 @@ class Function:
         if cf is None:
             cf = self._lookup_or_trace(args, key)
         else:
-            self._recent.append(False)
+            self._streak = 0
         return cf._call_canonical(args)
 
     def _call_var(self, args, kwargs):
@@ -581,7 +581,7 @@ class Function:
             if _accepts(cf, args):
                 if key is not None:
                     self._cache[key] = cf
-                self._recent.append(False)
+                self._streak = 0
                 return cf
         trace_args = args
         if self._reduce_retracing and self._concretes:
@@ -616,8 +616,8 @@ class Function:
         return args
 
     def _note_trace(self):
-        self._recent.append(True)
-        if not self._warned and len(self._recent) == 5 and all(self._recent) and self._trace_count >= 5:
+        self._streak += 1
+        if not self._warned and self._streak >= 5:
             self._warned = True
             warnings.warn(
                 f"5 out of the last 5 calls to {self._python_function!r} triggered tf.function retracing. "

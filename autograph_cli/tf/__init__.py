@@ -224,7 +224,24 @@ def _to_float(x, name=None):
     return cast(x, float32)
 
 
+def _glorot_uniform_initializer(seed=None, dtype=float32):
+    def init(shape, dtype=dtype, partition_info=None):
+        shape = list(shape)
+        fan_in = shape[-2] if len(shape) > 1 else shape[0]
+        fan_out = shape[-1]
+        limit = (6.0 / (fan_in + fan_out)) ** 0.5
+        return _ops.random_uniform(shape, -limit, limit, dtype=dtype, seed=seed)
+
+    return init
+
+
+def _py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803
+    return py_function(func, inp, Tout)
+
+
 compat = _types.SimpleNamespace(v1=_types.SimpleNamespace(
     to_float=_to_float,
     assign=lambda ref, value: ref.assign(value),
+    glorot_uniform_initializer=_glorot_uniform_initializer,
+    py_func=_py_func,
 ))
