@@ -432,3 +432,22 @@ def test_tanh_loop_on_vector(capsys):
         steps += 1
     assert np.allclose(got, want)
     assert len(capsys.readouterr().out.splitlines()) == steps
+
+
+def test_enumerate_and_zip_over_tensors_are_staged():
+    @tf.function
+    def weighted(xs, ws):
+        total = 0.0
+        for x, w in zip(xs, ws):
+            total += x * w
+        last = -1
+        for i, x in enumerate(xs):
+            if x > 1.5:
+                last = i
+        return total, last
+
+    xs = tf.constant([1.0, 2.0, 3.0])
+    ws = tf.constant([0.5, 0.25, 2.0])
+    total, last = weighted(xs, ws)
+    assert total.numpy() == 7.0 and last.numpy() == 2
+    assert "while" in _node_names(weighted, xs, ws)

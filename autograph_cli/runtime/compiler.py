@@ -186,8 +186,9 @@ def _emit_for(em, node, indent):
     pad = "    " * indent
     extra_b, body_b = node.regions
     n_item = node.attrs["n_item"]
-    iterable = node.inputs[0]
-    inits = [em.ref(t) for t in node.inputs[1:]]
+    n_src = node.attrs.get("n_src", 1)
+    iterables = node.inputs[:n_src]
+    inits = [em.ref(t) for t in node.inputs[n_src:]]
     names = [em.fresh("v") for _ in inits]
     for b in (extra_b, body_b):
         if b is None:
@@ -200,7 +201,10 @@ def _emit_for(em, node, indent):
         em.names[id(a)] = name
     if names:
         em.lines.append(f"{pad}{', '.join(names)} = {', '.join(inits)}")
-    src = em.ref(iterable)
+    if n_src > 1:
+        src = f"zip({', '.join(em.ref(t) for t in iterables)})"
+    else:
+        src = em.ref(iterables[0])
     if node.attrs.get("dataset"):
         src = f"{src}._iter_values()"
     target = items[0] if node.attrs.get("single_item", n_item == 1) else "(" + ", ".join(items) + ",)"

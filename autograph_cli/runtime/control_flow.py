@@ -17,7 +17,7 @@ from . import ops
 from .context import ctx
 from .errors import InvalidArgumentError, LoopVariableTypeError, OperatorNotAllowedInGraphError
 from .graph import Node
-from .shapes import TensorShape
+from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from .tensor_array import TensorArray, list_to_tensor_array
 
@@ -328,6 +328,18 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
 
 
 # ================================================================== loops
+class StagedZip:
+    """zip()/enumerate() over symbolic tensors: iterated in step by a staged loop."""
+
+    def __init__(self, tensors):
+        self.tensors = tensors
+
+    def __iter__(self):
+        raise OperatorNotAllowedInGraphError(
+            "zip/enumerate over symbolic tensors can only be iterated by a `for` loop converted by AutoGraph"
+        )
+
+
 class _LoopFrame:
     __slots__ = ("shape_invariants", "args")
 
@@ -666,6 +678,14 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
         src = g.constant(iterable, dt.variant, name="dataset")
         item_specs_struct = iterable.element_spec
         item_specs = [(s.dtype, s.shape) for s in nest.flatten(item_specs_struct)]
+    elif isinstance(iterable, StagedZip):
+        kind = "zip"
+        srcs = list(iterable.tensors)
+        for t in srcs:
+            if t.shape.rank in (None, 0):
+                raise TypeError(f"{_where(location)}cannot iterate over a tensor of shape {t.shape}")
+        item_specs_struct = tuple(TensorSpec(t.shape[1:], t.dtype) for t in srcs)
+        item_specs = [(t.dtype, TensorShape(t.shape.dims[1:])) for t in srcs]
     else:
         kind = "tensor"
         src = iterable
@@ -711,8 +731,10 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
     inits = [x for x, v in zip(flat, is_var) if v]
     opdef = REDUCE_DATASET if kind == "dataset" else FOR
     nname = "ReduceDataset" if kind == "dataset" else "while"
-    node = Node(g.unique_name(nname), opdef, [src] + inits, {"n_item": n_item, "dataset": kind == "dataset",
-                                                                "single_item": not nested_item}, g.block)
+    sources = srcs if kind == "zip" else [src]
+    node = Node(g.unique_name(nname), opdef, sources + inits, {"n_item": n_item, "dataset": kind == "dataset",
+                                                                  "single_item": not nested_item,
+                                                                  "n_src": len(sources)}, g.block)
     node.regions = (extra_b, body_b)
     node.effect = _region_effect(extra_b, body_b)
     node.location = location
@@ -817,7 +839,7 @@ class Backend:
     def for_stmt(self, iterable, extra_test, body, state, opts):
         from .data import Dataset
 
-        if ctx.graph is None or not isinstance(iterable, (SymbolicTensor, Dataset)):
+        if ctx.graph is None or not isinstance(iterable, (SymbolicTensor, Dataset, StagedZip)):
             # eager iteration (datasets outside a trace, TensorArrays ...)
             for item in iterable:
                 body(item)
@@ -914,6 +936,7 @@ class Backend:
             builtins.min: _min,
             builtins.sum: _sum,
             builtins.enumerate: _enumerate,
+            builtins.zip: _zip,
         }
 
 
@@ -986,7 +1009,16 @@ def _enumerate(x, start=0):
 
     if isinstance(x, Dataset):
         return x.enumerate(start)
+    if _staged(x):
+        n = x.shape.dims[0] if x.shape.dims and x.shape.dims[0] is not None else ops.shape(x)[0]
+        return StagedZip([ops.range(start, ops.add(n, start) if isinstance(n, Tensor) else n + start), x])
     return builtins.enumerate(x, start)
+
+
+def _zip(*args):
+    if any(_staged(a) for a in args):
+        return StagedZip([convert_to_tensor(a) for a in args])
+    return builtins.zip(*args)
 
 
 def _with_generated_flags(state):
@@ -1018,7 +1050,7 @@ def register():
         return
     from .data import Dataset
 
-    operators.register_backend((SymbolicTensor, TensorArray, Dataset), BACKEND)
+    operators.register_backend((SymbolicTensor, TensorArray, Dataset, StagedZip), BACKEND)
     try:
         from autograph_cli.operators import _calls
 

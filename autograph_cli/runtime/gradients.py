@@ -492,9 +492,14 @@ def interpret_graph(cf, values, tensors=None):
             elif op in ("For", "ReduceDataset"):
                 extra_b, body_b = node.regions
                 n_item = node.attrs["n_item"]
+                n_src = node.attrs.get("n_src", 1)
                 src = get(node.inputs[0])
-                cur = [get(t) for t in node.inputs[1:]]
-                if node.attrs.get("dataset"):
+                cur = [get(t) for t in node.inputs[n_src:]]
+                if n_src > 1:
+                    srcs = [get(t) for t in node.inputs[:n_src]]
+                    n = min(np.shape(t._value)[0] for t in srcs)
+                    items = ([ops.getitem(t, i) for t in srcs] for i in range(n))
+                elif node.attrs.get("dataset"):
                     specs = nest.flatten(src._value.element_spec)
                     items = ([EagerTensor(v, s.dtype) for v, s in zip(flat, specs)] for flat in src._value._make_iter())
                 else:
