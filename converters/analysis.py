@@ -33,6 +33,9 @@ class Facts:
     reads: set
     writes: set
     kills: set
+    yields: bool = False  # a yield below (generators keep such statements as they are)
+    returns: bool = False
+    jumps: set = field(default_factory=set)  # loops its break/continue leave
 
 
 @dataclass
@@ -47,6 +50,7 @@ class FunctionInfo:
     has_calls: bool = False
     uses_super: bool = False
     unsupported: str | None = None
+    generator: bool = False
     body_reads: set = field(default_factory=set)
     body_writes: set = field(default_factory=set)
 
@@ -75,11 +79,17 @@ class _Analyzer(FastVisitor):
 
     def _pop(self, node):
         f = self.frames.pop()
+        if f.jumps:
+            f.jumps.discard(node)  # a loop's own break/continue stay inside it
         self.info.facts[node] = f
         if self.frames:
             parent = self.frames[-1]
             parent.reads |= f.reads
             parent.writes |= f.writes
+            parent.yields |= f.yields
+            parent.returns |= f.returns
+            if f.jumps:
+                parent.jumps |= f.jumps
 
     def _read(self, n: str):
         if self.frames:
@@ -165,11 +175,13 @@ class _Analyzer(FastVisitor):
             self._unsupported(f"{kind} inside finally")
         if self.loops:
             self.info.loop_jumps[self.loops[-1]].add(kind)
+            self.frames[-1].jumps.add(self.loops[-1])
 
     def visit_Return(self, node):
         if self.scope_depth:
             return True
         self.info.any_return = True
+        self.frames[-1].returns = True
         if self.control_depth:
             self.info.nested_return = True
         if self.finally_loops:
@@ -364,7 +376,8 @@ class _Analyzer(FastVisitor):
 
     def visit_Yield(self, node):
         if self.scope_depth == 0:
-            self._unsupported("generator function")
+            self.info.generator = True
+            self.frames[-1].yields = True
         return True
 
     def visit_Await(self, node):

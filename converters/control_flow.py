@@ -56,6 +56,8 @@ class ControlFlowConverter:
         ctx = self.ctx
         if isinstance(stmt, cst.SimpleStatementLine):
             return self._simple(stmt, live_after, in_helper)
+        if ctx.kept(stmt):
+            return self._in_place(stmt, live_after, in_helper)
         if isinstance(stmt, cst.If):
             return self._if(stmt, live_after)
         if isinstance(stmt, cst.While):
@@ -113,6 +115,8 @@ class ControlFlowConverter:
             smalls.append(small.visit(ctx.expressions).with_changes(semicolon=cst.MaybeSentinel.DEFAULT))
         if not compound:
             if not smalls:
+                if all(isinstance(s, (cst.Global, cst.Nonlocal)) for s in stmt.body):
+                    return [], live, writes  # declarations were hoisted
                 return [n.line(cst.Pass())], live, writes
             return [stmt.with_changes(body=smalls)], live, writes
         # Split the line around the statements that became compound.
@@ -187,7 +191,7 @@ class ControlFlowConverter:
             test = cst.BooleanOperation(left=flags, operator=cst.And(), right=n.parenthesize(test))
         test = self._expr(test)
         test_binds = sorted(ctx.walrus_targets(stmt.test))
-        test_block = Block([n.line(cst.Return(value=test))], set(), set(test_binds))
+        test_block = Block([n.anchored(n.line(cst.Return(value=test)), line)], set(), set(test_binds))
         test_name, test_def = self._helper("loop_test", line, (), test_block)
         test_reads = ctx.info.reads(stmt.test) | set(ctx.loop_flags.get(stmt, ()))
         bound = body.bound | set(test_binds)
@@ -211,7 +215,7 @@ class ControlFlowConverter:
         extra_ref = n.none()
         flags = self._loop_flags_test(stmt)
         if flags is not None:
-            extra_block = Block([n.line(cst.Return(value=self._expr(flags)))], set(), set())
+            extra_block = Block([n.anchored(n.line(cst.Return(value=self._expr(flags))), line)], set(), set())
             extra_name, extra_def = self._helper("extra_test", line, (), extra_block)
             defs.append(extra_def)
             extra_ref = n.name(extra_name)
@@ -236,7 +240,26 @@ class ControlFlowConverter:
             bound.update(b.bound)
             return cst.IndentedBlock(body=b.stmts, header=getattr(block, "header", cst.TrailingWhitespace()))
 
-        if isinstance(stmt, cst.With):
+        if isinstance(stmt, cst.If):
+            orelse = stmt.orelse
+            if isinstance(orelse, cst.If):
+                elif_new, _, b = self.statement(orelse, live_after, in_helper)
+                bound.update(b)
+                orelse = elif_new[0] if len(elif_new) == 1 else cst.Else(body=cst.IndentedBlock(body=elif_new))
+            elif orelse is not None:
+                orelse = orelse.with_changes(body=sub(orelse.body))
+            new = stmt.with_changes(test=self._expr(stmt.test), body=sub(stmt.body), orelse=orelse)
+        elif isinstance(stmt, (cst.While, cst.For)):
+            changes = {"body": sub(stmt.body)}
+            if stmt.orelse is not None:
+                changes["orelse"] = stmt.orelse.with_changes(body=sub(stmt.orelse.body))
+            if isinstance(stmt, cst.While):
+                changes["test"] = self._expr(stmt.test)
+            else:
+                changes["iter"] = self._expr(stmt.iter)
+                bound.update(ctx.target_names(stmt.target))
+            new = stmt.with_changes(**changes)
+        elif isinstance(stmt, cst.With):
             for i in stmt.items:
                 if i.asname is not None:
                     bound.update(ctx.target_names(i.asname.name))

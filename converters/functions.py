@@ -64,6 +64,18 @@ class FunctionContext:
         self.locals = (set(self.params) | info.body_writes) - info.globals - info.nonlocals
         self.expressions = ExpressionConverter(first, frozenset(self.locals))
 
+    def kept(self, stmt) -> bool:
+        """In a generator: a statement that stays a Python statement (it
+        yields, returns, or jumps out of a loop that stays)."""
+        if not self.info.generator:
+            return False
+        f = self.info.facts.get(stmt)
+        if f is None:
+            return False
+        if f.yields or f.returns:
+            return True
+        return any(self.kept(loop) for loop in f.jumps)
+
     # -- names ----------------------------------------------------------------
     def fresh(self, base: str) -> str:
         candidate = base
@@ -182,7 +194,7 @@ def convert_function(module: ModuleState, fn: cst.FunctionDef, qualname: str, fa
     work = stmts
     prefix = []
     suffix = []
-    if info.nested_return:
+    if info.nested_return and not info.generator:
         ctx.do_return = ctx.fresh("do_return")
         ctx.retval = ctx.fresh("retval_")
         for flag, value in ((ctx.do_return, n.false()), (ctx.retval, n.none())):

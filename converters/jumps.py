@@ -82,7 +82,7 @@ class JumpLowering:
         reads |= extra_flags
         writes |= extra_flags
         self.ctx.lines[new] = self.ctx.line_of(old)
-        self.ctx.info.facts[new] = Facts(reads, writes, set())
+        self.ctx.info.facts[new] = Facts(reads, writes, set(), f.yields if f else False, f.returns if f else False, set(f.jumps) if f else set())
         return new
 
     # -- blocks -------------------------------------------------------------
@@ -150,6 +150,8 @@ class JumpLowering:
         return cst.IndentedBlock(body=new, header=getattr(block, "header", cst.TrailingWhitespace())), flags
 
     def statement(self, stmt, loop):
+        if self.ctx.kept(stmt):
+            return self._kept(stmt, loop)
         if isinstance(stmt, cst.SimpleStatementLine):
             return self._simple(stmt, loop)
         if isinstance(stmt, cst.If):
@@ -171,6 +173,35 @@ class JumpLowering:
             if all(a is b for a, b in zip(cases, stmt.cases)):
                 return [stmt], flags
             return [self._rebuilt(stmt, stmt.with_changes(cases=cases), flags)], flags
+        return [stmt], set()
+
+    def _kept(self, stmt, loop):
+        """A statement a generator keeps: its jumps stay Python's; loops
+        inside it that can be converted are lowered."""
+        if isinstance(stmt, (cst.While, cst.For)):
+            body, _ = self._sub_block(stmt.body, _Loop(None, None))
+            orelse = stmt.orelse
+            if orelse is not None:
+                ob, _ = self._sub_block(orelse.body, loop)
+                if ob is not orelse.body:
+                    orelse = orelse.with_changes(body=ob)
+            if body is stmt.body and orelse is stmt.orelse:
+                return [stmt], set()
+            return [self._rebuilt(stmt, stmt.with_changes(body=body, orelse=orelse), set())], set()
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return [stmt], set()
+        if isinstance(stmt, cst.If):
+            new, _ = self._if(stmt, loop)
+            return new, set()
+        new, _ = self.statement_in_place(stmt, loop)
+        return new, set()
+
+    def statement_in_place(self, stmt, loop):
+        if isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+            return self._try(stmt, loop)
+        if isinstance(stmt, cst.With):
+            body, flags = self._sub_block(stmt.body, loop)
+            return [self._rebuilt(stmt, stmt.with_changes(body=body) if body is not stmt.body else stmt, flags)], flags
         return [stmt], set()
 
     def _simple(self, stmt, loop):

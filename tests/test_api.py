@@ -67,11 +67,30 @@ def test_to_graph_lambda(functional):
 
 
 def test_functions_left_as_they_are_are_returned_unchanged():
-    def gen(n):
+    def peek(n):
         for i in range(n):
-            yield i
+            if i > 2:
+                return locals()
 
-    assert to_graph(gen) is gen
+    assert to_graph(peek) is peek
+
+
+def test_generators_keep_yielding_statements_and_convert_the_rest(functional):
+    def gen(xs, limit):
+        for x in xs:
+            k = 0
+            while k < x and k < limit:
+                k += 1
+            if k % 2:
+                yield k
+        return "done"
+
+    g = to_graph(gen)
+    assert g is not gen
+    it = g([1, 2, 3, 9], 4)
+    assert list(it) == list(gen([1, 2, 3, 9], 4)) == [1, 3]
+    text = to_code(gen)
+    assert "ag__.while_stmt" in text and "yield k" in text
 
 
 def test_fast_path_runs_the_users_statements():
@@ -149,7 +168,8 @@ def test_report_lists_converted_and_left_functions():
         "        return 1\n"
         "    return 2\n"
         "def b():\n"
-        "    yield 1\n"
+        "    for i in range(3):\n"
+        "        yield i\n"
         "class C:\n"
         "    def m(self):\n"
         "        return locals()\n"
@@ -159,7 +179,7 @@ def test_report_lists_converted_and_left_functions():
     result = converters.convert(src, filename="mod.py")
     report = {r.qualname: r for r in result.report}
     assert report["a"].converted and report["a"].line == 1
-    assert not report["b"].converted and report["b"].reason == "generator function"
+    assert report["b"].converted  # a generator: its yielding loop stays Python
     assert not report["C.m"].converted and "locals" in report["C.m"].reason
     assert not report["C.n"].converted and report["C.n"].reason == "async function"
 
