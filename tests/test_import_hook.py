@@ -348,3 +348,18 @@ def test_concurrent_processes_share_the_cache_safely(proj):
         assert {o for o, _ in outs} == {"222\n"}
     assert len(cache_files(proj)) == 2
     assert not [p for p in (proj / "__pycache__").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_hooked_functions_stage_under_tf_function(proj):
+    # The dual form the hook installs is what the runtime traces: a tensor
+    # condition becomes a staged While, a Python int still runs as Python.
+    r = py("""
+        import autograph_cli
+        autograph_cli.install_import_hook(["mymod"])
+        import mymod
+        import autograph_cli.tf as tf
+        f = tf.function(mymod.collatz)
+        cf = f.get_concrete_function(tf.TensorSpec([], tf.int32))
+        print(sorted({n.op for n in cf.graph.root.nodes} & {"While", "If"}), f(tf.constant(27)).numpy(), mymod.collatz(27))
+    """, proj)
+    assert r.stdout.strip() == "['While'] 111 111"
