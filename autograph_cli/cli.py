@@ -256,9 +256,8 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
             _err(f"{path}:{r['line']}:{r['col']}: {r['qualname']} left as it is: {r['reason']}")
     if report == "json":
         payload = {
-            "files": [
-                {"path": r["path"], "error": r["error"], "functions": r["report"]} for r in results
-            ] + [{"path": None, "error": e, "functions": []} for e in errors if not any(e == r["error"] for r in results)],
+            "files": [{"path": r["path"], "error": r["error"], "functions": r["report"]} for r in results],
+            "errors": errors,  # every error line, including paths that name nothing
             "summary": {
                 "files": len(results),
                 "errors": len(errors),

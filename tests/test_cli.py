@@ -172,7 +172,10 @@ def test_convert_report_json(tmp_path):
     assert all(f["converted"] for f in by_path["top.py"]["functions"])
     (g,) = by_path["gen.py"]["functions"]
     assert g["converted"] is False and g["reason"]
-    assert data["summary"]["functions_left"] == 1
+    assert data["summary"]["functions_left"] == 1 and data["errors"] == []
+    r = run("convert", src, tmp_path / "missing.py", "-o", tmp_path / "out3", "--report", "json")
+    assert r.returncode == 2
+    assert json.loads(r.stdout)["errors"] == [f"{tmp_path / 'missing.py'}:1:1: no such file or directory"]
     # --strict turns what was left into exit 1, each listed as a located line.
     r = run("convert", src, "-o", tmp_path / "out2", "--strict")
     assert r.returncode == 1
