@@ -45,6 +45,17 @@ def _always_returns(stmts) -> bool:
     return False
 
 
+def _open_leaves(stmt: cst.If) -> int:
+    """How many branches of an if/elif/else chain can fall through."""
+    count = 0 if _always_returns(block_statements(stmt.body)) else 1
+    orelse = stmt.orelse
+    if orelse is None:
+        return count + 1
+    if isinstance(orelse, cst.If):
+        return count + _open_leaves(orelse)
+    return count + (0 if _always_returns(block_statements(orelse.body)) else 1)
+
+
 class JumpLowering:
     def __init__(self, ctx):
         self.ctx = ctx  # converters.functions.FunctionContext
@@ -89,35 +100,48 @@ class JumpLowering:
     def _fold_early_return(self, stmt, rest):
         """``if c: ...return`` followed by ``rest`` -> ``if c: ... else: rest``.
 
-        Both branches then define the return value, which a staged cond needs
-        (a flag and a guard would leave it undefined in one branch).
+        Along an if/elif/else chain, when exactly one branch (or the missing
+        final else) can fall through, ``rest`` moves into that branch: every
+        branch then defines the return value, which a staged cond needs (a
+        flag and a guard would leave it undefined in one branch). Nothing is
+        duplicated.
         """
         if not isinstance(stmt, cst.If) or not rest:
             return None
-        body_returns = _always_returns(block_statements(stmt.body))
-        orelse = stmt.orelse
-        if isinstance(orelse, cst.If):
-            return None  # elif chains keep the guard
-        else_stmts = block_statements(orelse.body) if orelse is not None else []
-        else_returns = bool(else_stmts) and _always_returns(else_stmts)
-        if body_returns == else_returns:
+        if _open_leaves(stmt) != 1:
             return None
-        if body_returns:
-            new_else = cst.Else(body=cst.IndentedBlock(body=[*else_stmts, *rest]))
-            new = stmt.with_changes(orelse=new_else)
-        else:
-            new = stmt.with_changes(
-                body=cst.IndentedBlock(body=[*block_statements(stmt.body), *rest]),
-            )
-        f = self.ctx.info.facts.get(stmt)
-        reads = set(f.reads) if f else set()
-        writes = set(f.writes) if f else set()
-        for r in rest:
-            reads |= self.ctx.info.reads(r)
-            writes |= self.ctx.info.writes(r)
-        self.ctx.lines[new] = self.ctx.line_of(stmt)
-        self.ctx.info.facts[new] = Facts(reads, writes, set())
+        new = self._append_to_open_leaf(stmt, rest)
+        reads, writes = set(), set()
+        for node in (stmt, *rest):
+            reads |= self.ctx.info.reads(node)
+            writes |= self.ctx.info.writes(node)
+        self._register_if(new, stmt, reads, writes)
         return new
+
+    def _register_if(self, new, old, reads, writes):
+        f = self.ctx.info.facts.get(old)
+        self.ctx.lines[new] = self.ctx.line_of(old)
+        self.ctx.info.facts[new] = Facts(reads, writes, set(), f.yields if f else False, f.returns if f else False, set(f.jumps) if f else set())
+
+    def _append_to_open_leaf(self, stmt, rest):
+        body = block_statements(stmt.body)
+        if not _always_returns(body):
+            return stmt.with_changes(body=cst.IndentedBlock(body=[*body, *rest]))
+        orelse = stmt.orelse
+        if orelse is None:
+            return stmt.with_changes(orelse=cst.Else(body=cst.IndentedBlock(body=list(rest))))
+        if isinstance(orelse, cst.If):
+            new_elif = self._append_to_open_leaf(orelse, rest)
+            f = self.ctx.info.facts.get(orelse)
+            reads = set(f.reads) if f else set()
+            writes = set(f.writes) if f else set()
+            for r in rest:
+                reads |= self.ctx.info.reads(r)
+                writes |= self.ctx.info.writes(r)
+            self._register_if(new_elif, orelse, reads, writes)
+            return stmt.with_changes(orelse=new_elif)
+        else_body = block_statements(orelse.body)
+        return stmt.with_changes(orelse=orelse.with_changes(body=cst.IndentedBlock(body=[*else_body, *rest])))
 
     def block(self, stmts, loop):
         """Lower a list of statements; return (statements, flags it may set)."""
