@@ -177,17 +177,19 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             if hit is not None:
                 _fix_filename(hit[0], source_path)
                 return hit
-        code = self._convert(fullname, source_path, data)
+        code, cacheable = self._convert(fullname, source_path, data)
         binds_ag = _uses_ag(code)
-        if cache_path is not None:
+        if cache_path is not None and cacheable:
             self._write_cache(cache_path, source_hash, code, binds_ag)
         return code, binds_ag
 
-    def _convert(self, fullname: str, source_path: str, data: bytes) -> types.CodeType:
+    def _convert(self, fullname: str, source_path: str, data: bytes) -> tuple[types.CodeType, bool]:
+        """The converted code, and whether to cache it (not after a failure
+        of ours, so that its warning shows every time)."""
         source = importlib.util.decode_source(data)
         plain = lambda: compile(data, source_path, "exec", dont_inherit=True, optimize=-1)  # noqa: E731
         if _has_opt_out(source):
-            return plain()
+            return plain(), True
         import converters
         from autograph_cli.api import compile_result
 
@@ -196,19 +198,19 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
         except converters.ConversionError:
             # A syntax error (or code nested too deeply for the parsers):
             # Python's own compiler reports it exactly as a plain import would.
-            return plain()
+            return plain(), False
         except (RecursionError, MemoryError):
             warnings.warn(f"{source_path}:1:1: too deeply nested to convert; imported as written",
                           AutographImportWarning, stacklevel=2)
-            return plain()
+            return plain(), False
         try:
-            return compile_result(result)
+            return compile_result(result), True
         except (SyntaxError, ValueError) as e:
             # The converter produced code Python rejects: a bug of ours. The
             # module still imports, as written, and the warning says so.
             warnings.warn(f"{source_path}:{getattr(e, 'lineno', 1) or 1}:1: internal error, the converted module "
                           f"does not compile ({e}); imported as written", AutographImportWarning, stacklevel=2)
-            return plain()
+            return plain(), False
 
     def exec_module(self, module: types.ModuleType) -> None:
         code, binds_ag = self._code_and_binding(module.__name__)

@@ -363,3 +363,27 @@ def test_hooked_functions_stage_under_tf_function(proj):
         print(sorted({n.op for n in cf.graph.root.nodes} & {"While", "If"}), f(tf.constant(27)).numpy(), mymod.collatz(27))
     """, proj)
     assert r.stdout.strip() == "['While'] 111 111"
+
+
+def test_a_converter_failure_imports_the_module_as_written_with_a_warning(proj):
+    # (simulated: the converter returns code with a `break` outside its loop)
+    code = """
+        import re, warnings, converters
+        real = converters.convert
+        def broken(source, **kw):
+            r = real(source, **kw)
+            r.code = re.sub(r"(?m)^( *)steps = 0$", r"\\1steps = 0\\n\\1break", r.code, count=1)
+            return r
+        converters.convert = broken
+        import autograph_cli
+        autograph_cli.install_import_hook(["mymod"])
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            import mymod
+        print(mymod.collatz(6), "ag__" in vars(mymod), [str(x.message).split(" (")[0] for x in w])
+    """
+    for _ in range(2):  # not cached: the warning shows every time
+        out = py(code, proj).stdout
+        assert out.startswith("8 False ['"), out
+        assert "mymod.py:" in out and "internal error, the converted module does not compile" in out
+    assert cache_files(proj) == []
