@@ -43,12 +43,20 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
     b = _backend(iterable)
     if b:
         return b.for_stmt(iterable, extra_test, body, State(names, (extra_test, body)), opts or {})
-    if extra_test is None:
-        for item in iterable:
-            body(item)
-        return
-    for item in iterable:
+    try:
+        it = iter(iterable)
+    except Exception as e:
+        _raise_at_statement(e, body)
+    while True:
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        except Exception as e:
+            _raise_at_statement(e, body)
         body(item)
+        if extra_test is None:
+            continue
         keep_going = extra_test()
         if type(keep_going) is not bool:
             sb = _backend(keep_going)
@@ -58,6 +66,20 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
                 )
         if not keep_going:
             return
+
+
+def _raise_at_statement(exc, body):
+    """Re-raise an error of the iteration protocol from the user's ``for``
+    line, so that the innermost frame of the traceback is the user's."""
+    code = getattr(body, "__code__", None)
+    if code is None:
+        raise exc
+    lineno = code.co_firstlineno
+    raiser = compile("\n" * (lineno - 1) + "raise __exception__", code.co_filename, "exec")
+    try:
+        exec(raiser, {"__exception__": exc.with_traceback(None)})
+    finally:
+        exc = None
 
 
 def and_(value, *rest):
