@@ -498,3 +498,20 @@ def test_numpy_values_are_baked_in_as_constants():
 
     traced = tf.function(add_noise)
     assert np.array_equal(traced().numpy(), traced().numpy())
+
+
+def test_method_with_input_signature():
+    class Scale(tf.Module):
+        def __init__(self, k):
+            self.k = tf.Variable(k)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def __call__(self, x):
+            return x * self.k
+
+    a, b = Scale(2.0), Scale(3.0)
+    assert a(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    assert b(tf.constant([1.0])).numpy().tolist() == [3.0]
+    with pytest.raises(ValueError, match="incompatible with input_signature"):
+        a(tf.constant([[1.0]]))
+    assert a.__call__.get_concrete_function().structured_input_signature[0][1].shape == tf.TensorShape([None])

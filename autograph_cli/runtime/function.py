@@ -423,6 +423,8 @@ class Function:
                 raise TypeError("input_signature is not supported for functions with **kwargs")
             input_signature = tuple(input_signature)
         self.input_signature = input_signature
+        # a method's input_signature describes the arguments after `self`
+        self._sig_offset = 1 if (input_signature is not None and params and params[0] in ("self", "cls")) else 0
         self._cache = {}
         self._concretes = []
         self._keymaker = _KeyMaker(self)
@@ -538,6 +540,12 @@ class Function:
 
     # input signatures ------------------------------------------------------------
     def _check_signature(self, args):
+        off = self._sig_offset
+        if off:
+            return tuple(args[:off]) + self._check_signature_rest(tuple(args[off:]))
+        return self._check_signature_rest(args)
+
+    def _check_signature_rest(self, args):
         sig = self.input_signature
         n = len(sig)
         if len(args) > n and any(a is not _MISSING for a in args[n:]):
@@ -566,12 +574,23 @@ class Function:
             )
         return tuple(out) + tuple(args[n:])
 
+    def _signature_trace_args(self, args):
+        off = self._sig_offset
+        n = len(self.input_signature)
+        return tuple(args[:off]) + tuple(self.input_signature) + tuple(args[off + n:])
+
+    def _sig_key(self, args):
+        if self._sig_offset:
+            return ("sig", self._keymaker.key(args[0]))
+        return "sig"
+
     def _call_signature(self, args):
         args = self._check_signature(args)
-        cf = self._cache.get("sig")
+        key = self._sig_key(args)
+        cf = self._cache.get(key)
         if cf is None:
-            cf = self._trace(tuple(self.input_signature) + tuple(args[len(self.input_signature):]))
-            self._cache["sig"] = cf
+            cf = self._trace(self._signature_trace_args(args))
+            self._cache[key] = cf
         return cf._call_canonical(args)
 
     # tracing -----------------------------------------------------------------------
@@ -683,13 +702,14 @@ class Function:
                 cf = self._trace(tuple(self.input_signature))
                 self._cache["sig"] = cf
             return cf
-        args, _ = self._canonicalize(args, kwargs)
         if self.input_signature is not None:
-            cf = self._cache.get("sig")
+            key = self._sig_key(args)
+            cf = self._cache.get(key)
             if cf is None:
-                cf = self._trace(tuple(self.input_signature) + tuple(args[len(self.input_signature):]))
-                self._cache["sig"] = cf
+                cf = self._trace(self._signature_trace_args(args))
+                self._cache[key] = cf
             return cf
+        args, _ = self._canonicalize(args, kwargs)
         km = self._keymaker.key
         try:
             key = tuple(km(a) for a in args)
