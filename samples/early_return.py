@@ -36,7 +36,5 @@ def recursive_fn(n):
 if __name__ == '__main__':
   print(tf.function(first_above)(tf.constant([1, 5, 2, 8]), tf.constant(4)))
   print(tf.function(first_above)(tf.constant([1, 2]), tf.constant(4)))
-  # Staged, `sign` would need a return in every branch: as written, the
-  # inner `if` returns in one branch only.
-  print(sign(-3))
+  print(tf.function(sign)(tf.constant(-3)))
   print(recursive_fn(5))
