@@ -95,6 +95,36 @@ def _returns(stmts: list[ast.stmt]) -> bool:
     return False
 
 
+def _open_branches(st: ast.If) -> int:
+    """How many branches of an if/elif/else chain can fall through."""
+    n = 0 if _returns(st.body) else 1
+    if not st.orelse:
+        return n + 1
+    if len(st.orelse) == 1 and isinstance(st.orelse[0], ast.If):
+        return n + _open_branches(st.orelse[0])
+    return n + (0 if _returns(st.orelse) else 1)
+
+
+def _mark_foldable(body: list, out: set) -> None:
+    """The ifs the converter folds: followed by statements in their block,
+    with exactly one branch that falls through (the chain's elifs too)."""
+    for i, st in enumerate(body):
+        if isinstance(st, ast.If) and i + 1 < len(body) and _open_branches(st) == 1:
+            node = st
+            while True:
+                out.add(node)
+                if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+                    node = node.orelse[0]
+                else:
+                    break
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(st, field, None)
+            if isinstance(inner, list) and not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                _mark_foldable(inner, out)
+        for h in getattr(st, "handlers", ()):
+            _mark_foldable(h.body, out)
+
+
 def _compares(e: ast.AST):
     stack = [e]
     while stack:
@@ -124,6 +154,10 @@ class Flow:
         self._dumps: dict[int, str] = {}
         self.partial_returns: set[ast.If] = set()
         self.loops: list[_Loop] = []
+        # ifs that statements follow in their block: the converter moves
+        # those statements into the one branch that falls through.
+        self.folded: set[ast.If] = set()
+        _mark_foldable(scope.node.body, self.folded)
 
     def run(self) -> None:
         state = {p: None for p in self.scope.param_names}
@@ -316,6 +350,8 @@ class Flow:
             return
         if len(st.orelse) == 1 and st.orelse[0] in self.partial_returns:
             return  # the `elif` below is reported
+        if st in self.folded:
+            return  # the statements after it move into the open branch
         self.partial_returns.add(st)
         self.report(st, "AG105", (
             "this `if` returns in some branches but not in the others, and its condition may be a tensor, which "

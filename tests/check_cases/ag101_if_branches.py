@@ -95,8 +95,9 @@ def not_used_after(x):
 
 @tf.function
 def other_branch_returns(x):
-  # Not AG101 (the returning branch never reaches the use), but AG105.
-  if x > 0:  # expect: AG105
+  # Not AG101 (the returning branch never reaches the use), nor AG105 (the
+  # return after it moves into the else branch).
+  if x > 0:
     return x
   else:
     y = -x

@@ -80,9 +80,9 @@ def recursive_fn(n):
 
 @tf.function
 def partial_return(x):
+  y = x * 2
   if x > 0:  # expect: AG105
-    return 1
-  return 0
+    return y
 
 
 # ---- clean: these run ------------------------------------------------------------
