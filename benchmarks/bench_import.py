@@ -6,10 +6,12 @@ temporary directory) every measurement runs in fresh interpreters and times
 
 - cached: plain cached import (normal .pyc) vs cached import of the converted
   module (the hook installed before the timer starts, the cache warm); each
-  interpreter imports the module ``--repeat`` times (removing it from
-  ``sys.modules`` in between: the whole import path, from the finder to the
-  module's execution, runs every time) and reports its median; the figure is
-  the median over ``--runs`` interpreters. Target: converted/plain <= 1.2.
+  interpreter imports the plain and the converted copy alternately
+  ``--repeat`` times (removing them from ``sys.modules`` in between: the
+  whole import path, from the finder to the module's execution, runs every
+  time; alternating keeps both under the same machine load) and reports the
+  medians; the figure is the median over ``--runs`` interpreters.
+  Target: converted/plain <= 1.2.
   the operators' own import, paid once per process, is printed apart;
 - first import: the hook converts, compiles and caches the module (libcst
   already imported, then also counting libcst's own import), as lines/second.
@@ -44,6 +46,32 @@ for i in range({repeat}):
 ok = "ag__" in vars(sys.modules["{name}"])
 print(statistics.median(times), ok)
 """
+
+# Plain and converted copies imported alternately in one interpreter, so that
+# both see the same machine load; prints the medians of both.
+PAIRED = """
+import sys, time, statistics
+{setup}
+plain, conv = [], []
+for i in range({repeat}):
+    for name, out in (("{plain}", plain), ("{conv}", conv)):
+        sys.modules.pop(name, None)
+        t0 = time.perf_counter()
+        __import__(name)
+        out.append(time.perf_counter() - t0)
+ok = "ag__" in vars(sys.modules["{conv}"]) and "ag__" not in vars(sys.modules["{plain}"])
+print(statistics.median(plain), statistics.median(conv), ok)
+"""
+
+
+def _paired(workdir: Path, plain: str, conv: str, setup: str, repeat: int) -> tuple[float, float, bool]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPATH"] = str(workdir)
+    code = PAIRED.format(setup=setup, plain=plain, conv=conv, repeat=repeat)
+    out = subprocess.run([sys.executable, "-c", code], cwd=workdir, env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    return float(out[0]), float(out[1]), out[2] == "True"
 
 
 def _time(workdir: Path, name: str, setup: str, *, cache_dir: Path | None = None, repeat: int = 1) -> tuple[float, bool]:
@@ -107,8 +135,10 @@ def main() -> None:
             _, converted = _time(work, f"{name}_c", hook_setup)
             plain, hooked = [], []
             for _ in range(args.runs):
-                plain.append(_time(work, name, plain_setup, repeat=args.repeat)[0])
-                hooked.append(_time(work, f"{name}_c", hook_setup + WITH_OPERATORS, repeat=args.repeat)[0])
+                p, h, ok = _paired(work, name, f"{name}_c", hook_setup + WITH_OPERATORS, args.repeat)
+                converted = converted and ok
+                plain.append(p)
+                hooked.append(h)
 
             first, first_cold = [], []
             warm_libcst = hook_setup + "; import converters, autograph_cli.api" + WITH_OPERATORS
