@@ -190,9 +190,13 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
         plain = lambda: compile(data, source_path, "exec", dont_inherit=True, optimize=-1)  # noqa: E731
         if _has_opt_out(source):
             return plain(), True
-        import converters
-        from autograph_cli.api import compile_result
-
+        try:
+            import converters
+            from autograph_cli.api import compile_result
+        except ImportError as e:  # libcst missing or broken: run as written
+            warnings.warn(f"{source_path}:1:1: cannot convert ({e}); imported as written",
+                          AutographImportWarning, stacklevel=2)
+            return plain(), False
         try:
             result = converters.convert(source, filename=source_path, fast_path=self._hook.fast_path)
         except converters.ConversionError:
