@@ -78,8 +78,7 @@ class Dataset:
 
     @staticmethod
     def from_tensor_slices(tensors):
-        if isinstance(tensors, list):
-            tensors = convert_to_tensor(tensors)
+        tensors = _lists_as_tensors(tensors)
         flat = nest.flatten(tensors)
         pairs = [_np_and_spec(x) for x in flat]
         arrays = [np.asarray(v) if not isinstance(v, bytes) else np.array([v], dtype=object) for v, _ in pairs]
@@ -98,8 +97,7 @@ class Dataset:
 
     @staticmethod
     def from_tensors(tensors):
-        if isinstance(tensors, list):
-            tensors = convert_to_tensor(tensors)
+        tensors = _lists_as_tensors(tensors)
         flat = nest.flatten(tensors)
         pairs = [_np_and_spec(x) for x in flat]
         spec = nest.pack_sequence_as(tensors, [s for _, s in pairs])
@@ -314,6 +312,18 @@ class Dataset:
         return sum(1 for _ in self._make_iter())
 
 
+def _lists_as_tensors(x):
+    """tf.data's convention: tuples and dicts are structure, lists are tensors."""
+    if isinstance(x, list):
+        return convert_to_tensor(x)
+    if isinstance(x, dict):
+        return {k: _lists_as_tensors(v) for k, v in x.items()}
+    if isinstance(x, tuple):
+        items = [_lists_as_tensors(v) for v in x]
+        return type(x)(*items) if hasattr(type(x), "_fields") else tuple(items)
+    return x
+
+
 def _flatten_shapes(shapes, types):
     if nest.is_nested(types):
         return [s for s in (shapes if isinstance(shapes, (list, tuple)) and len(shapes) == len(nest.flatten(types)) else nest.flatten(shapes))]
@@ -381,5 +391,15 @@ def _iter(ds):
     return Iterator(ds)
 
 
-Dataset.__iter__ = lambda self: Iterator(self) if ctx.graph is not None else Iterator(self)
+def _dataset_iter(self):
+    if ctx.graph is not None:
+        raise TypeError(
+            "A dataset cannot be iterated by a Python loop while tracing (the loop would never end): "
+            "keep autograph on so that `for x in dataset` becomes a staged loop, or create the iterator "
+            "outside the function and call next() on it."
+        )
+    return Iterator(self)
+
+
+Dataset.__iter__ = _dataset_iter
 _ = _spec_of

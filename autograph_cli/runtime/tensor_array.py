@@ -70,7 +70,7 @@ def _is_none(v):
     return v is None
 
 
-def _stack_kernel(h, elem_shape, dtype):
+def _stack_kernel(h, elem_shape, dtype, size=None):
     if not h:
         dims = elem_shape.dims if elem_shape.is_fully_defined() else ()
         return np.zeros((0,) + tuple(dims), dtype.np)
