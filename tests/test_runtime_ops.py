@@ -149,3 +149,15 @@ def test_unwatched_gradient_is_none():
     with tf.GradientTape() as tape:
         y = x * x
     assert tape.gradient(y, x) is None
+
+
+def test_gradient_tape_inside_a_traced_function_is_refused():
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        return tape.gradient(y, x)
+
+    with pytest.raises(NotImplementedError, match="GradientTape inside a function"):
+        step(tf.constant(1.0))

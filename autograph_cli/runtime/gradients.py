@@ -37,6 +37,11 @@ class GradientTape:
         self._used = False
 
     def __enter__(self):
+        if ctx.graph is not None:
+            raise NotImplementedError(
+                "GradientTape inside a function being traced is not supported by this runtime: record the "
+                "tape outside the function (gradients flow through the function's graph, its conds and loops)"
+            )
         ctx.tapes.append(self)
         self._recording = True
         return self
