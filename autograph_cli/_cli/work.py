@@ -81,8 +81,11 @@ def convert_job(path: str, options: dict) -> dict:
             compile(code, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
             line = getattr(e, "lineno", None) or 1
-            result["error"] = (f"{path}:1:1: internal error: the converted code does not compile "
-                               f"({getattr(e, 'msg', e)} at converted line {line}); file left as it was")
+            # (bind_operators may have added one line at the top)
+            shift = 1 if code is not conv.code and code.count("\n") > conv.code.count("\n") else 0
+            original = conv.original_line(max(1, line - shift)) if line else 1
+            result["error"] = (f"{path}:{original}:1: internal error: the converted code does not compile "
+                               f"({getattr(e, 'msg', e)}); file left as it was")
             return result
         result["code"] = code
         result["report"] = [r.to_dict() for r in conv.report]
