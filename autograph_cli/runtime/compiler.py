@@ -44,6 +44,37 @@ class _Emitter:
         self.const_names = {}  # id(value) -> name
         self.counter = 0
         self.kept = set()
+        self.uses = {}
+        self.use_block = {}
+
+    def count_uses(self, block):
+        """How often, and from which block, each tensor is used."""
+        for node in block.nodes:
+            if node.id not in self.kept:
+                continue
+            for t in node.inputs:
+                self._use(t, block)
+            for region in node.regions:
+                if region is None:
+                    continue
+                for r in region.results:
+                    self._use(r, region)
+                self.count_uses(region)
+
+    def _use(self, t, block):
+        k = id(t)
+        self.uses[k] = self.uses.get(k, 0) + 1
+        self.use_block[k] = block
+
+    def inlinable(self, node):
+        o = node.outputs[0]
+        op = node.opdef
+        return (
+            not op.effect
+            and not op.nofold
+            and self.uses.get(id(o)) == 1
+            and self.use_block.get(id(o)) is node.block
+        )
 
     def bind(self, value):
         key = id(value)
@@ -80,6 +111,10 @@ class _Emitter:
             args = [self.ref(t) for t in node.inputs]
             expr = node.opdef.emit(node, args, self.bind)
             outs = node.outputs
+            if len(outs) == 1 and self.inlinable(node):
+                # used once, later in this same block: the expression goes there
+                self.names[id(outs[0])] = expr if expr.startswith("(") else f"({expr})"
+                continue
             if len(outs) == 1:
                 name = self.fresh()
                 self.names[id(outs[0])] = name
@@ -149,6 +184,8 @@ def _emit_test(em, block, indent):
     lines = em.lines
     em.lines = saved
     res = em.ref(block.results[0])
+    if not lines:
+        return [], res
     if len(lines) == 1:
         target, _, expr = lines[0].strip().partition(" = ")
         if target == res:
@@ -238,6 +275,9 @@ def compile_graph(graph, inputs, outputs, name="fn"):
     for o in outputs:
         needed.add(id(o))
     _mark(graph.root, needed, em.kept)
+    for o in outputs:
+        em._use(o, None)  # outputs are read at the end: never inlined away
+    em.count_uses(graph.root)
     params = []
     for i, t in enumerate(inputs):
         p = f"a{i}"

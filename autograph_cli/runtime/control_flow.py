@@ -550,7 +550,9 @@ def _out_structs(names, init_values, out_values, flat, is_var, outputs, location
                     new.append(t)
             else:
                 new.append(x)
-        res.append(nest.pack_sequence_as(vin, new))
+        # the body's structure carries what tracing learned (TensorArray dtypes, element shapes)
+        template = vout if (not _is_undefined(vout) and nest.structure_key(vout) == nest.structure_key(vin)) else vin
+        res.append(nest.pack_sequence_as(template, new))
     return res
 
 

@@ -74,6 +74,13 @@ def _stack_kernel(h, elem_shape, dtype, size=None):
     if not h:
         dims = elem_shape.dims if elem_shape.is_fully_defined() else ()
         return np.zeros((0,) + tuple(dims), dtype.np)
+    if dtype is not dt.string:
+        try:
+            out = np.stack(h)
+            if out.dtype == dtype._np_dtype:
+                return out
+        except (TypeError, ValueError):
+            pass
     h = _fill_missing(h, elem_shape, dtype)
     if dtype is dt.string and isinstance(h[0], bytes):
         out = np.empty(len(h), dtype=object)
@@ -98,8 +105,21 @@ def _stack_emit(node, args, bind):
 
 TA_NEW = ops.define("TensorArrayV3", lambda i, a: _H, _new_kernel, nofold=True,
                     emit=lambda n, a, b: f"[None] * int({a[0]})")
-TA_WRITE = ops.define("TensorArrayWriteV3", lambda i, a: _H, _write_kernel, effect=True)
-TA_READ = ops.define("TensorArrayReadV3", lambda i, a: [(a["dtype"], a["elem_shape"])], _read_kernel)
+def _set_fixed(h, i, v):
+    if i < 0:
+        raise IndexError(f"Tried to write to index {i} of a TensorArray")
+    h[i] = v
+    return h
+
+
+def _write_emit(node, args, bind):
+    if node.attrs["dynamic"]:
+        return f"{bind(_write_kernel)}({args[0]}, {args[1]}, {args[2]}, True)"
+    return f"{bind(_set_fixed)}({args[0]}, {args[1]}, {args[2]})"
+
+
+TA_WRITE = ops.define("TensorArrayWriteV3", lambda i, a: _H, _write_kernel, effect=True, emit=_write_emit)
+TA_READ = ops.define("TensorArrayReadV3", lambda i, a: [(a["dtype"], a["elem_shape"])], _read_kernel, nofold=True)
 
 
 def _stack_infer(inputs, attrs):
@@ -110,14 +130,15 @@ def _stack_infer(inputs, attrs):
     return [(attrs["dtype"], TensorShape((n,) + es.dims))]
 
 
-TA_STACK = ops.define("TensorArrayGatherV3", _stack_infer, _stack_kernel, emit=_stack_emit)
+TA_STACK = ops.define("TensorArrayGatherV3", _stack_infer, _stack_kernel, emit=_stack_emit, nofold=True)
 TA_CONCAT = ops.define(
     "TensorArrayConcatV3",
     lambda i, a: [(a["dtype"], TensorShape(None if a["elem_shape"].dims is None else (None,) + a["elem_shape"].dims[1:]))],
     _concat_kernel,
+    nofold=True,
 )
 TA_SIZE = ops.define("TensorArraySizeV3", lambda i, a: [(dt.int32, TensorShape([]))], lambda h: np.int32(len(h)),
-                     emit=lambda n, a, b: f"{b(np.int32)}(len({a[0]}))")
+                     emit=lambda n, a, b: f"{b(np.int32)}(len({a[0]}))", nofold=True)
 TA_UNSTACK = ops.define("TensorArrayScatterV3", lambda i, a: _H, lambda v: list(np.asarray(v) if np.ndim(v) else [v]),
                         nofold=True)
 
