@@ -161,3 +161,35 @@ def test_gradient_tape_inside_a_traced_function_is_refused():
 
     with pytest.raises(NotImplementedError, match="GradientTape inside a function"):
         step(tf.constant(1.0))
+
+
+def test_gradients_through_tensor_arrays_in_a_staged_loop():
+    @tf.function
+    def rnn(inputs, w):
+        n = inputs.shape[0]
+        states = tf.TensorArray(tf.float32, size=n)
+        state = tf.zeros([2])
+        for i in tf.range(n):
+            state = tf.tanh(inputs[i] * w + state)
+            states = states.write(i, state)
+        return tf.reduce_sum(states.stack())
+
+    inputs = tf.constant([[0.1, 0.2], [0.3, -0.1], [0.2, 0.4]])
+    w = tf.Variable([0.5, -0.3])
+    with tf.GradientTape() as tape:
+        loss = rnn(inputs, w)
+    g = tape.gradient(loss, w).numpy()
+
+    def f(wv):
+        s = np.zeros(2)
+        total = 0.0
+        for row in inputs.numpy():
+            s = np.tanh(row * wv + s)
+            total += s.sum()
+        return total
+
+    eps = 1e-3
+    wv = np.array([0.5, -0.3])
+    num = [(f(wv + eps * np.eye(2)[k]) - f(wv - eps * np.eye(2)[k])) / (2 * eps) for k in range(2)]
+    assert np.allclose(g, num, atol=1e-3)
+    assert np.isclose(loss.numpy(), f(wv), atol=1e-5)

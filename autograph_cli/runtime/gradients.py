@@ -108,12 +108,20 @@ class GradientTape:
             fn = _GRADS.get(e.op.name)
             if fn is None:
                 continue
-            dys = [np.zeros_like(np.asarray(o._value)) if d is None else d for d, o in zip(dys, e.outputs)]
+            dys = [
+                ({} if o.dtype is dt.variant else np.zeros_like(np.asarray(o._value))) if d is None else d
+                for d, o in zip(dys, e.outputs)
+            ]
             xs = [i._value for i in e.inputs]
             ys = [o._value for o in e.outputs]
             dxs = fn(xs, ys, e.attrs, dys)
             for inp, dx in zip(e.inputs, dxs):
-                if dx is None or not inp.dtype.is_floating:
+                if dx is None:
+                    continue
+                if inp.dtype is dt.variant:  # TensorArray handle: {index: gradient}
+                    _acc_handle(grads, id(inp), dx)
+                    continue
+                if not inp.dtype.is_floating:
                     continue
                 _acc(grads, id(inp), _unbroadcast(np.asarray(dx), np.shape(inp._value)).astype(inp.dtype.np))
 
@@ -151,6 +159,15 @@ def _scalar(a):
 def _acc(grads, key, g):
     cur = grads.get(key)
     grads[key] = g if cur is None else cur + g
+
+
+def _acc_handle(grads, key, d):
+    cur = grads.get(key)
+    if cur is None:
+        grads[key] = dict(d)
+        return
+    for i, g in d.items():
+        cur[i] = g if i not in cur else cur[i] + g
 
 
 def _unbroadcast(g, shape):
@@ -445,6 +462,45 @@ def _(x, y, a, d):
     m = a["multiples"]
     g = g.reshape([v for s, k in zip(shape, m) for v in (k, s)])
     return [g.sum(axis=tuple(range(0, 2 * len(shape), 2)))]
+
+
+@_g("TensorArrayGatherV3")
+def _(x, y, a, d):
+    g = np.asarray(d[0])
+    return [{i: g[i] for i in range(g.shape[0])}]
+
+
+@_g("TensorArrayConcatV3")
+def _(x, y, a, d):
+    g = np.asarray(d[0])
+    out, start = {}, 0
+    for i, v in enumerate(x[0]):
+        n = np.shape(v)[0] if v is not None else 0
+        out[i] = g[start:start + n]
+        start += n
+    return [out]
+
+
+@_g("TensorArrayWriteV3")
+def _(x, y, a, d):
+    hg = dict(d[0]) if isinstance(d[0], dict) else {}
+    i = int(x[1])
+    vg = hg.pop(i, None)
+    return [hg, None, vg]
+
+
+@_g("TensorArrayReadV3")
+def _(x, y, a, d):
+    return [{int(x[1]): np.asarray(d[0])}, None]
+
+
+@_g("TensorArrayScatterV3")
+def _(x, y, a, d):
+    v = np.asarray(x[0])
+    g = np.zeros_like(v)
+    for i, gi in (d[0] or {}).items():
+        g[i] = gi
+    return [g]
 
 
 # ------------------------------------------------- graphs under a tape
