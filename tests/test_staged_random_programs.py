@@ -103,6 +103,9 @@ def test_random_program_python_vs_staged(tmp_path, body, x0, y0):
     staged = tf.function(mod.prog)
     got = staged(tf.constant(x0), tf.constant(y0), tf.range)
     assert (int(got[0]), int(got[1])) == want, src
+    # eager tensors through the same code (ops run one by one) agree too
+    eager = mod.prog(tf.constant(x0), tf.constant(y0), tf.range)
+    assert (int(eager[0]), int(eager[1])) == want, src
     # a second call reuses the trace and still agrees
     got2 = staged(tf.constant(x0 + 1), tf.constant(y0), tf.range)
     assert (int(got2[0]), int(got2[1])) == mod.prog(x0 + 1, y0, range), src
