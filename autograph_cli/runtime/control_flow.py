@@ -1017,10 +1017,10 @@ def _enumerate(x, start=0):
     return builtins.enumerate(x, start)
 
 
-def _zip(*args):
+def _zip(*args, **kw):
     if any(_staged(a) for a in args):
         return StagedZip([convert_to_tensor(a) for a in args])
-    return builtins.zip(*args)
+    return builtins.zip(*args, **kw)
 
 
 def _with_generated_flags(state):
