@@ -515,3 +515,20 @@ def test_method_with_input_signature():
     with pytest.raises(ValueError, match="incompatible with input_signature"):
         a(tf.constant([[1.0]]))
     assert a.__call__.get_concrete_function().structured_input_signature[0][1].shape == tf.TensorShape([None])
+
+
+def test_runtime_errors_name_the_node_and_the_users_line():
+    @tf.function
+    def pick(x, i):
+        y = x * 2
+        return tf.gather(y, i)
+
+    assert pick(tf.constant([1, 2]), tf.constant(1)).numpy() == 4
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        pick(tf.constant([1, 2]), tf.constant(5))
+    import inspect
+
+    lines, start = inspect.getsourcelines(pick.python_function)
+    line = start + next(i for i, text in enumerate(lines) if "tf.gather" in text)
+    assert "indices[] = 5 is not in [0, 2)" in str(e.value)
+    assert f"[[node GatherV2 (defined at {__file__}:{line})]]" in str(e.value)

@@ -46,6 +46,7 @@ class _Emitter:
         self.kept = set()
         self.uses = {}
         self.use_block = {}
+        self.line_nodes = {}  # index in lines -> node emitted there
 
     def count_uses(self, block):
         """How often, and from which block, each tensor is used."""
@@ -115,6 +116,7 @@ class _Emitter:
                 # used once, later in this same block: the expression goes there
                 self.names[id(outs[0])] = expr if expr.startswith("(") else f"({expr})"
                 continue
+            self.line_nodes[len(lines)] = node
             if len(outs) == 1:
                 name = self.fresh()
                 self.names[id(outs[0])] = name
@@ -178,11 +180,12 @@ def _loop_var_names(em, blocks, n, offset=0):
 
 def _emit_test(em, block, indent):
     """Lines computing a loop test block; returns (lines, result_expr)."""
-    saved = em.lines
-    em.lines = []
+    saved, saved_map = em.lines, em.line_nodes
+    em.lines, em.line_nodes = [], {}
     em.emit_block(block, indent)
-    lines = em.lines
-    em.lines = saved
+    lines, inner_map = em.lines, em.line_nodes
+    em.lines, em.line_nodes = saved, saved_map
+    em.pending_map = inner_map
     res = em.ref(block.results[0])
     if not lines:
         return [], res
@@ -205,6 +208,8 @@ def _emit_while(em, node, indent):
         em.lines.append(f"{pad}while {test}:")
     else:
         em.lines.append(f"{pad}while True:")
+        base = len(em.lines)
+        em.line_nodes.update({base + k: n for k, n in em.pending_map.items()})
         em.lines.extend(test_lines)
         em.lines.append(f"{pad}    if not {test}:")
         em.lines.append(f"{pad}        break")
@@ -249,6 +254,8 @@ def _emit_for(em, node, indent):
     start = len(em.lines)
     if extra_b is not None:
         test_lines, test = _emit_test(em, extra_b, indent + 1)
+        base = len(em.lines)
+        em.line_nodes.update({base + k: n for k, n in em.pending_map.items()})
         em.lines.extend(test_lines)
         em.lines.append(f"{pad}    if not {test}:")
         em.lines.append(f"{pad}        break")
@@ -298,4 +305,6 @@ def compile_graph(graph, inputs, outputs, name="fn"):
     code = compile(src, f"<graph {name}>", "exec")
     exec(code, ns)  # noqa: S102 - our own generated code
     fn = ns["__make"](np, *em.consts)
+    # generated line number -> node (the body starts on line 3)
+    fn._line_nodes = {i + 3: n for i, n in em.line_nodes.items()}
     return fn, src

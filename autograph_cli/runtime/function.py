@@ -167,8 +167,8 @@ class ConcreteFunction:
             return interpret_graph(self, values, tensors)
         try:
             outs = self._fn(*values)
-        except (IndexError, ZeroDivisionError) as e:
-            raise InvalidArgumentError(None, self.name, f"{e}") from None
+        except (IndexError, ZeroDivisionError, ValueError, InvalidArgumentError) as e:
+            raise self._located(e) from None
         if self._single_out:
             return EagerTensor(outs[0], self._out_dtypes[0])
         s = self.structured_outputs
@@ -177,6 +177,22 @@ class ConcreteFunction:
         it = iter([EagerTensor(o, d) for o, d in zip(outs, self._out_dtypes)])
         flat = [next(it) if isinstance(x, SymbolicTensor) else x for x in nest.flatten(s, expand_composites=False)]
         return nest.pack_sequence_as(s, flat, expand_composites=False)
+
+    def _located(self, e):
+        """The error as an InvalidArgumentError naming the node and the
+        user's line that created it."""
+        tb = e.__traceback__
+        node = None
+        target = f"<graph {self.name}>"
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == target:
+                node = self._fn._line_nodes.get(tb.tb_lineno, node)
+            tb = tb.tb_next
+        msg = e.message if isinstance(e, InvalidArgumentError) else str(e)
+        if node is not None:
+            where = f" (defined at {node.location[0]}:{node.location[1]})" if node.location else ""
+            msg = f"{msg}\n\t [[node {node.name}{where}]] [Op:{self.name}]"
+        return InvalidArgumentError(None, node.name if node is not None else self.name, msg)
 
     def _call_canonical(self, args):
         pos = self._simple_positions

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import itertools
+import os
+import sys
 
 import numpy as np
 
@@ -12,6 +14,19 @@ from .tensor import EagerTensor, SymbolicTensor
 __all__ = ["Graph", "Block", "Node", "GraphDef", "NodeDef"]
 
 _ids = itertools.count()
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def user_location():
+    """(file, line) of the innermost frame outside autograph_cli: the user's
+    statement that created a node."""
+    f = sys._getframe(2)
+    while f is not None:
+        name = f.f_code.co_filename
+        if not name.startswith(_PKG_DIR):
+            return name, f.f_lineno
+        f = f.f_back
+    return None
 
 
 class Node:
@@ -143,6 +158,7 @@ class Graph:
                 raise _out_of_scope(t, self)
         node = Node(self.unique_name(name or opdef.name), opdef, inputs, attrs, block)
         node.outputs = [SymbolicTensor(node, i, d, s, block) for i, (d, s) in enumerate(specs)]
+        node.location = user_location()
         block.nodes.append(node)
         if node.effect:
             self.has_effects = True
