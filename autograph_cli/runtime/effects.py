@@ -14,7 +14,19 @@ from .tensor import EagerTensor, Tensor, convert_to_tensor, to_numpy
 __all__ = ["print_", "py_function", "format_value"]
 
 
+def _fmt_float(x, dtype):
+    """TensorFlow's float rendering: the short form when it round-trips,
+    else full precision (6 then 9 digits for float32, 15 then 17 for float64)."""
+    short, full = (15, 17) if dtype is dt.float64 else (6, 9)
+    text = "%.*g" % (short, x)
+    if dtype.np(float(text)) != x:
+        text = "%.*g" % (full, x)
+    return text
+
+
 def _fmt_scalar(v, dtype):
+    if dtype.is_floating:
+        return _fmt_float(v, dtype)
     if dtype is dt.string:
         return v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
     if dtype is dt.bool:
@@ -32,7 +44,7 @@ def format_value(v, dtype, summarize=3):
     elif dtype is dt.bool:
         fmt = {"all": lambda x: "1" if x else "0"}
     elif dtype.is_floating:
-        fmt = {"float_kind": lambda x: str(x)}
+        fmt = {"float_kind": lambda x: _fmt_float(x, dtype)}
     else:
         fmt = {"int_kind": lambda x: str(x)}
     threshold = arr.size if summarize is None or summarize < 0 else 2 * summarize
