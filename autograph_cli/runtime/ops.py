@@ -22,7 +22,7 @@ _NOATTR: dict = {}
 
 
 class OpDef:
-    __slots__ = ("name", "infer", "kernel", "emit", "effect", "nofold", "grad")
+    __slots__ = ("name", "infer", "kernel", "emit", "effect", "nofold", "grad", "eager_dtype")
 
     def __init__(self, name, infer, kernel, emit, effect=False, nofold=False):
         self.name = name
@@ -32,6 +32,8 @@ class OpDef:
         self.effect = effect  # has side effects: always runs, in program order
         self.nofold = nofold  # never evaluated at compile time (random, fresh state)
         self.grad = None
+        # eager fast path: output dtype from the input dtypes (no shape inference)
+        self.eager_dtype = None
 
     def __repr__(self):
         return f"<OpDef {self.name}>"
@@ -59,6 +61,7 @@ def define(name, infer, kernel=None, expr=None, emit=None, effect=False, nofold=
             return f"{k}({', '.join(args)})"
 
     op = OpDef(name, infer, kernel, emit, effect, nofold)
+    op.eager_dtype = getattr(infer, "eager_dtype", None)
     REGISTRY[name] = op
     return op
 
@@ -92,8 +95,17 @@ def _as_value(out, dtype):
 
 def apply(op: OpDef, inputs, attrs=_NOATTR, name=None):
     """Run (eager) or stage (tracing) `op`; returns the list of outputs."""
-    specs = op.infer(inputs, attrs)
     g = ctx.graph
+    if g is None and op.eager_dtype is not None and not ctx.tapes:
+        x = inputs[0]
+        if type(x) is EagerTensor and (len(inputs) == 1 or (type(inputs[1]) is EagerTensor and inputs[1]._dtype is x._dtype)):
+            d = op.eager_dtype(x._dtype)
+            try:
+                out = op.kernel(*[t._value for t in inputs])
+            except (IndexError, ValueError, ZeroDivisionError, FloatingPointError, KeyError) as e:
+                raise InvalidArgumentError(None, op.name, f"{e} [Op:{op.name}]") from None
+            return [EagerTensor(_as_value(out, d), d)]
+    specs = op.infer(inputs, attrs)
     if g is None:
         vals = []
         for t in inputs:
@@ -190,6 +202,7 @@ def _binary_infer(opname, out=None):
         _check_same(opname, x, y)
         return [(out or x.dtype, broadcast_shapes(x.shape, y.shape))]
 
+    infer.eager_dtype = (lambda d: out) if out is not None else (lambda d: d)
     return infer
 
 

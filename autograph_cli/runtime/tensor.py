@@ -419,8 +419,23 @@ def _encode_strings(value):
     return value
 
 
+_INT_BOUNDS = {}
+
+
 def to_numpy(value, dtype=None):
     """A Python/numpy value as a numpy value of `dtype` (TensorFlow's rules)."""
+    t = type(value)
+    if dtype is not None and (t is int or t is float) and type(dtype) is _dt.DType:
+        # fast path: Python scalars next to tensors
+        if dtype.is_floating:
+            return dtype.np(value), dtype
+        if t is int and dtype.is_integer:
+            b = _INT_BOUNDS.get(dtype)
+            if b is None:
+                info = np.iinfo(dtype.np)
+                b = _INT_BOUNDS[dtype] = (int(info.min), int(info.max))
+            if b[0] <= value <= b[1]:
+                return dtype.np(value), dtype
     if dtype is None:
         dtype = _infer_py_dtype(value)
     else:
