@@ -451,3 +451,15 @@ def test_enumerate_and_zip_over_tensors_are_staged():
     total, last = weighted(xs, ws)
     assert total.numpy() == 7.0 and last.numpy() == 2
     assert "while" in _node_names(weighted, xs, ws)
+
+
+def test_loop_variable_losing_a_known_dimension_is_an_error():
+    @tf.function
+    def f(n):
+        x = tf.zeros([3])
+        for i in tf.range(n):
+            x = x[: i + 1]
+        return x
+
+    with pytest.raises(ValueError, match=r"'x' has shape \(3,\) before the loop, but shape \(None,\) after one iteration"):
+        f(tf.constant(2))

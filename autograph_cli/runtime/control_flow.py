@@ -475,8 +475,9 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
                     f"{_where(location)}'{name}' has dtype {arg.dtype.name} before the loop, but dtype "
                     f"{y.dtype.name} after one iteration",
                 )
-            if arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape) and y.shape.is_compatible_with(arg.shape):
-                # less specific but compatible (unknown dims): relax the loop variable and trace again
+            if arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape) and y.shape.rank is None:
+                # the body lost track of the shape (unknown rank, e.g. elements of a dataset from a
+                # generator without shapes): relax the loop variable and trace again
                 _relax_requests.append((k - 1, arg.shape.most_specific_common_supertype(y.shape)))
             elif arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape):
                 raise ValueError(
