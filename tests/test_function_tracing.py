@@ -532,3 +532,21 @@ def test_runtime_errors_name_the_node_and_the_users_line():
     line = start + next(i for i, text in enumerate(lines) if "tf.gather" in text)
     assert "indices[] = 5 is not in [0, 2)" in str(e.value)
     assert f"[[node GatherV2 (defined at {__file__}:{line})]]" in str(e.value)
+
+
+def test_function_of_a_bound_method_is_converted():
+    class Counter:
+        def __init__(self):
+            self.limit = 3
+
+        def run(self, x):
+            n = 0
+            while x > self.limit:
+                x -= 1
+                n += 1
+            return n
+
+    c = Counter()
+    f = tf.function(c.run)
+    assert f(tf.constant(10)).numpy() == 7
+    assert "while" in [n.name for n in f.get_concrete_function(tf.constant(1)).graph.as_graph_def().node]

@@ -547,10 +547,12 @@ class Function:
                 self._converted = self._python_function
             else:
                 fn = self._python_function
-                if not isinstance(fn, types.FunctionType):
+                convert = getattr(api, "convert_for_call", api.to_graph)
+                if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
+                    self._converted = types.MethodType(convert(fn.__func__), fn.__self__)
+                elif not isinstance(fn, types.FunctionType):
                     self._converted = fn
                 else:
-                    convert = getattr(api, "convert_for_call", api.to_graph)
                     self._converted = convert(fn)
         return self._converted
 
