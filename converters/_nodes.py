@@ -68,7 +68,7 @@ def not_(value: cst.BaseExpression) -> cst.UnaryOperation:
 
 
 def parenthesize(value: cst.BaseExpression) -> cst.BaseExpression:
-    if isinstance(value, (cst.Name, cst.Call, cst.Attribute, cst.Subscript)) or value.lpar:
+    if isinstance(value, (cst.Name, cst.Call, cst.Attribute, cst.Subscript)) or getattr(value, "lpar", None):
         return value
     return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 

@@ -15,7 +15,7 @@ import libcst as cst
 
 from converters._visiting import FastVisitor
 
-_STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine)
+_STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.SimpleStatementSuite)
 _is_statement_type: dict = {}  # isinstance against libcst's ABCs is slow: cache per type
 
 

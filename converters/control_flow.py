@@ -153,12 +153,12 @@ class ControlFlowConverter:
         ctx = self.ctx
         line = ctx.line_of(stmt)
         test = self._expr(stmt.test)
-        body = self.block(block_statements(stmt.body), live_after, True)
+        body = self.block(self.ctx.stmts(stmt.body), live_after, True)
         orelse = stmt.orelse
         if isinstance(orelse, cst.If):
             else_block = self.block([orelse], live_after, True)
         elif orelse is not None:
-            else_block = self.block(block_statements(orelse.body), live_after, True)
+            else_block = self.block(self.ctx.stmts(orelse.body), live_after, True)
         else:
             else_block = None
         bound = body.bound | (else_block.bound if else_block else set())
@@ -184,12 +184,14 @@ class ControlFlowConverter:
             raise AssertionError("loop else clauses are lowered before control flow")
         line = ctx.line_of(stmt)
         loop_reads = ctx.info.reads(stmt)
-        body = self.block(block_statements(stmt.body), live_after | loop_reads, True)
+        body = self.block(self.ctx.stmts(stmt.body), live_after | loop_reads, True)
         test = stmt.test
         flags = self._loop_flags_test(stmt)
         if flags is not None:
             test = cst.BooleanOperation(left=flags, operator=cst.And(), right=n.parenthesize(test))
         test = self._expr(test)
+        if isinstance(test, cst.NamedExpr) and not test.lpar:
+            test = n.parenthesize(test)
         test_binds = sorted(ctx.walrus_targets(stmt.test))
         test_block = Block([n.anchored(n.line(cst.Return(value=test)), line)], set(), set(test_binds))
         test_name, test_def = self._helper("loop_test", line, (), test_block)
@@ -210,7 +212,7 @@ class ControlFlowConverter:
         target_assign = n.assign(stmt.target, n.name(item))
         ctx.register(target_assign, stmt, reads=(), writes=ctx.target_names(stmt.target))
         loop_reads = ctx.info.reads(stmt)
-        body = self.block([target_assign, *block_statements(stmt.body)], live_after | loop_reads, True)
+        body = self.block([target_assign, *self.ctx.stmts(stmt.body)], live_after | loop_reads, True)
         defs = []
         extra_ref = n.none()
         flags = self._loop_flags_test(stmt)
@@ -236,7 +238,7 @@ class ControlFlowConverter:
         def sub(block):
             if block is None:
                 return None
-            b = self.block(block_statements(block), conservative, in_helper)
+            b = self.block(self.ctx.stmts(block), conservative, in_helper)
             bound.update(b.bound)
             return cst.IndentedBlock(body=b.stmts, header=getattr(block, "header", cst.TrailingWhitespace()))
 

@@ -51,6 +51,7 @@ class FunctionContext:
         self.do_return = None
         self.retval = None
         self.nonlocal_names: set[str] = set()
+        self._suite_lines: dict = {}
         params = fn.params
         self.params = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
         for star in (params.star_arg, params.star_kwarg):
@@ -63,6 +64,21 @@ class FunctionContext:
         self.first_param = first
         self.locals = (set(self.params) | info.body_writes) - info.globals - info.nonlocals
         self.expressions = ExpressionConverter(first, frozenset(self.locals))
+
+    def stmts(self, block) -> list:
+        """The statements of a block; a one-line suite (``if x: break``)
+        becomes one statement line that keeps the suite's facts and line."""
+        if not isinstance(block, cst.SimpleStatementSuite):
+            return list(block.body)
+        made = self._suite_lines.get(block)
+        if made is None:
+            made = block_statements(block)[0]
+            self._suite_lines[block] = made
+            if block in self.info.facts:
+                self.info.facts[made] = self.info.facts[block]
+            if block in self.lines:
+                self.lines[made] = self.lines[block]
+        return [made]
 
     def kept(self, stmt) -> bool:
         """In a generator: a statement that stays a Python statement (it

@@ -124,7 +124,7 @@ class JumpLowering:
         self.ctx.info.facts[new] = Facts(reads, writes, set(), f.yields if f else False, f.returns if f else False, set(f.jumps) if f else set())
 
     def _append_to_open_leaf(self, stmt, rest):
-        body = block_statements(stmt.body)
+        body = self.ctx.stmts(stmt.body)
         if not _always_returns(body):
             return stmt.with_changes(body=cst.IndentedBlock(body=[*body, *rest]))
         orelse = stmt.orelse
@@ -140,7 +140,7 @@ class JumpLowering:
                 writes |= self.ctx.info.writes(r)
             self._register_if(new_elif, orelse, reads, writes)
             return stmt.with_changes(orelse=new_elif)
-        else_body = block_statements(orelse.body)
+        else_body = self.ctx.stmts(orelse.body)
         return stmt.with_changes(orelse=orelse.with_changes(body=cst.IndentedBlock(body=[*else_body, *rest])))
 
     def block(self, stmts, loop):
@@ -167,7 +167,7 @@ class JumpLowering:
         return out, flags
 
     def _sub_block(self, block, loop):
-        stmts = block_statements(block)
+        stmts = self.ctx.stmts(block)
         new, flags = self.block(stmts, loop)
         if not flags and len(new) == len(stmts) and all(a is b for a, b in zip(new, stmts)):
             return block, flags
@@ -284,7 +284,7 @@ class JumpLowering:
         brk = ctx.fresh(f"break_{line}") if "break" in jumps else None
         cont = ctx.fresh(f"continue_{line}") if "continue" in jumps else None
         inner = _Loop(brk, cont)
-        stmts = block_statements(stmt.body)
+        stmts = self.ctx.stmts(stmt.body)
         body_stmts, body_flags = self.block(stmts, inner)
         escaping = {f for f in body_flags if f == ctx.do_return}
         if cont:
@@ -312,7 +312,7 @@ class JumpLowering:
         out.append(new_loop)
         flags = set(escaping)
         if stmt.orelse is not None:
-            else_stmts, else_flags = self.block(block_statements(stmt.orelse.body), outer)
+            else_stmts, else_flags = self.block(self.ctx.stmts(stmt.orelse.body), outer)
             flags |= else_flags
             if stop:
                 out.append(self._guard(stop, else_stmts, stmt))
@@ -330,14 +330,25 @@ class JumpLowering:
             handlers.append(h.with_changes(body=hb) if hb is not h.body else h)
         orelse = stmt.orelse
         if orelse is not None:
-            else_stmts, f = self.block(block_statements(orelse.body), loop)
+            original = self.ctx.stmts(orelse.body)
+            else_stmts, f = self.block(original, loop)
             flags |= f
             if body_flags:
                 else_stmts = [self._guard(body_flags, else_stmts, stmt)]
-            if f or body_flags:
+            if len(else_stmts) != len(original) or any(a is not b for a, b in zip(else_stmts, original)):
                 orelse = orelse.with_changes(body=cst.IndentedBlock(body=else_stmts))
-        unchanged = body is stmt.body and orelse is stmt.orelse and all(a is b for a, b in zip(handlers, stmt.handlers))
+        finalbody = stmt.finalbody
+        if finalbody is not None:
+            fb, _ = self._sub_block(finalbody.body, loop)  # no jump leaves a finally (analysis)
+            if fb is not finalbody.body:
+                finalbody = finalbody.with_changes(body=fb)
+        unchanged = (
+            body is stmt.body
+            and orelse is stmt.orelse
+            and finalbody is stmt.finalbody
+            and all(a is b for a, b in zip(handlers, stmt.handlers))
+        )
         if unchanged:
             return [stmt], flags
-        new = stmt.with_changes(body=body, handlers=handlers, orelse=orelse)
+        new = stmt.with_changes(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
         return [self._rebuilt(stmt, new, flags)], flags
