@@ -1188,6 +1188,12 @@ def reshape(tensor, shape, name=None):
         shape = lst
     elif isinstance(shape, TensorShape):
         shape = shape.as_list()
+    elif isinstance(shape, (list, tuple)) and any(
+        isinstance(d, SymbolicTensor) and d.const is None for d in shape
+    ):
+        parts = [d if isinstance(d, Tensor) else _t(d, dtype=dt.int32) for d in shape]
+        parts = [cast(p, dt.int32) for p in parts]
+        return apply1(RESHAPE, [x, stack(parts)])
     shape = [int(d) for d in ([shape] if isinstance(shape, (int, np.integer)) else shape)]
     return apply1(RESHAPE, [x], {"shape": tuple(shape)})
 
