@@ -320,6 +320,16 @@ def test_known_issues_globals_and_objects(capsys):
     simple_model.bias += 5.0
     print(evaluate(simple_model, x))
 
+    def evaluate_py(model, x):
+        return model.weight * x + model.bias
+
+    new_model = SimpleModel()
+    evaluate_no_bias = tf.function(evaluate_py).get_concrete_function(new_model, x)
+    print(evaluate_no_bias(x))
+    new_model.bias += 5.0
+    evaluate_with_bias = tf.function(evaluate_py).get_concrete_function(new_model, x)
+    print(evaluate_with_bias(x))
+
     class BetterModel:
         def __init__(self):
             self.bias = tf.Variable(0.0)
@@ -339,6 +349,8 @@ Variable: tf.Tensor(2, shape=(), dtype=int32)
 Variable: tf.Tensor(101, shape=(), dtype=int32)
 tf.Tensor(20.0, shape=(), dtype=float32)
 tf.Tensor(20.0, shape=(), dtype=float32)
+tf.Tensor(20.0, shape=(), dtype=float32)
+tf.Tensor(25.0, shape=(), dtype=float32)
 tf.Tensor(20.0, shape=(), dtype=float32)
 tf.Tensor(25.0, shape=(), dtype=float32)
 """
