@@ -14,6 +14,7 @@ import copy
 import importlib.util
 import inspect
 import io
+import signal
 import sys
 import traceback
 import types
@@ -134,6 +135,38 @@ def drain(value):
     return value
 
 
+class TimeLimit(BaseException):
+    """A call ran longer than the limit (a converted loop that never ends).
+
+    A BaseException, so that code under test catching Exception cannot
+    swallow it."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float = 10.0):
+    """Interrupt the body after `seconds` (main thread, POSIX; else no limit)."""
+    if not hasattr(signal, "setitimer") or not _in_main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeLimit(f"no result within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _in_main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
 @dataclass
 class Outcome:
     kind: str  # "return" or "raise"
@@ -173,7 +206,7 @@ def observe(fn, module, args, kwargs=None) -> Outcome:
     _reset(module)
     out = io.StringIO()
     try:
-        with contextlib.redirect_stdout(out):
+        with time_limit(), contextlib.redirect_stdout(out):
             value = drain(fn(*args, **kwargs))
     except Exception as exc:  # noqa: BLE001 - every exception is an observation
         frame = traceback.extract_tb(exc.__traceback__)[-1]

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from _differential import forced_functional, normalize
+from _differential import forced_functional, normalize, time_limit
 
 FILENAME = "<random program>"
 PARAMS = ("a", "b", "c")
@@ -251,7 +251,7 @@ def _compile_converted(source):
 def _run(fn, args):
     out = io.StringIO()
     try:
-        with contextlib.redirect_stdout(out):
+        with time_limit(), contextlib.redirect_stdout(out):
             value = fn(*args)
     except Exception as exc:  # noqa: BLE001
         frames = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == FILENAME]
