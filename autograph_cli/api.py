@@ -43,6 +43,17 @@ def _mapped_tree(code: str, line_of) -> ast.Module:
     return tree
 
 
+def compile_lines(code: str, line_map, filename: str) -> types.CodeType:
+    """Compile ``code`` so that generated line i reports original line
+    ``line_map[i - 1]`` under ``filename``."""
+    last = len(line_map)
+
+    def line_of(i):
+        return line_map[i - 1] if 1 <= i <= last else i
+
+    return compile(_mapped_tree(code, line_of), filename, "exec", dont_inherit=True)
+
+
 def compile_result(result: converters.ConversionResult, *, line_offset: int = 0) -> types.CodeType:
     """Compile a converted module under the original file name and lines."""
     line_map = result.line_map

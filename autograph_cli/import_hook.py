@@ -61,6 +61,9 @@ def _options_digest(options: dict) -> str:
     return hashlib.sha256(blob).hexdigest()[:12]
 
 
+_converting = threading.local()
+
+
 def _converter_stamp() -> list:
     """(name, size, mtime) of the files whose code decides the converted
     output: the ``converters`` package and the API that compiles it."""
@@ -190,6 +193,7 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
         plain = lambda: compile(data, source_path, "exec", dont_inherit=True, optimize=-1)  # noqa: E731
         if _has_opt_out(source):
             return plain(), True
+        _converting.active = True
         try:
             import converters
             from autograph_cli.api import compile_result
@@ -197,8 +201,10 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             warnings.warn(f"{source_path}:1:1: cannot convert ({e}); imported as written",
                           AutographImportWarning, stacklevel=2)
             return plain(), False
+        finally:
+            _converting.active = False
         try:
-            result = converters.convert(source, filename=source_path, fast_path=self._hook.fast_path)
+            result = converters.convert(source, filename=source_path, fast_path=self._hook.fast_path, lazy=True)
         except converters.ConversionError:
             # A syntax error (or code nested too deeply for the parsers):
             # Python's own compiler reports it exactly as a plain import would.
@@ -258,7 +264,9 @@ class _Hook(importlib.abc.MetaPathFinder):
         return fullname in self.names or fullname.startswith(self._prefixes)
 
     def find_spec(self, fullname, path=None, target=None):
-        if not self.claims(fullname):
+        if not self.claims(fullname) or getattr(_converting, "active", False):
+            # While this thread loads the converter (libcst imports modules
+            # such as textwrap), modules import as written.
             return None
         for finder in list(sys.meta_path):
             if isinstance(finder, _Hook):

@@ -29,8 +29,11 @@ from converters.jumps import JumpLowering, block_statements
 class ModuleState:
     """What the functions of one module share."""
 
-    def __init__(self, source: str, lines: dict, cols: dict):
+    def __init__(self, source: str, lines: dict, cols: dict, lazy: bool = False):
         self.source = source
+        self.lazy = lazy
+        # lazy mode: (name, FunctionDef) of the functional forms, compiled on first use
+        self.functional_defs: list = []
         self.identifiers = frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
         self.lines = lines
         self.cols = cols
@@ -156,10 +159,10 @@ class FunctionContext:
         return _convert_inside(self.module, cls, f"{self.qualname}.<locals>.{cls.name.value}.", fast_path=False)
 
 
-def _convert_inside(module, node, prefix, fast_path):
+def _convert_inside(module, node, prefix, fast_path, lazy=False):
     if isinstance(node.body, cst.SimpleStatementSuite):
         return node
-    body = BlockWalker(module, fast_path).block(list(node.body.body), prefix)
+    body = BlockWalker(module, fast_path, lazy).block(list(node.body.body), prefix)
     if body is node.body.body or all(a is b for a, b in zip(body, node.body.body)):
         return node
     return node.with_changes(body=node.body.with_changes(body=body))
@@ -180,8 +183,15 @@ def _report(module: ModuleState, fn, qualname, converted, reason=None):
     )
 
 
-def convert_function(module: ModuleState, fn: cst.FunctionDef, qualname: str, fast_path: bool) -> cst.FunctionDef:
-    """Convert one function; record the outcome in the module's report."""
+def convert_function(
+    module: ModuleState, fn: cst.FunctionDef, qualname: str, fast_path: bool, lazy: bool = False
+) -> cst.FunctionDef:
+    """Convert one function; record the outcome in the module's report.
+
+    ``lazy`` (module-level functions and methods under the import hook):
+    the functional form goes to a separate module compiled on first use,
+    and the function calls it through ``ag__.functional``.
+    """
     info = analyze_function(fn)
     if info.unsupported:
         _report(module, fn, qualname, False, info.unsupported)
@@ -235,6 +245,13 @@ def convert_function(module: ModuleState, fn: cst.FunctionDef, qualname: str, fa
         hoisted.append(n.anchored(n.decl("global", sorted(info.globals)), first_line))
     if info.nonlocals:
         hoisted.append(n.anchored(n.decl("nonlocal", sorted(info.nonlocals)), first_line))
+    declare = sorted(
+        (ctx.nonlocal_names & info.body_writes) - set(ctx.params) - info.nonlocals - info.globals
+        - converter.direct_writes
+    )
+    decls = [n.anchored(n.line(cst.AnnAssign(target=n.name(x), annotation=cst.Annotation(n.name("object")))), first_line) for x in declare]
+    if fast_path and lazy:
+        return _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts, first_line)
     if hoisted:
         doc = [*doc, *hoisted]
         if fast_path:
@@ -246,15 +263,62 @@ def convert_function(module: ModuleState, fn: cst.FunctionDef, qualname: str, fa
         guard = n.if_(n.not_(n.ag("fast")), functional)
         body = [*doc, n.anchored(guard, first_line), n.anchored(stmts[0], first_line), *stmts[1:]]
     else:
-        declare = sorted(
-            (ctx.nonlocal_names & info.body_writes) - set(ctx.params) - info.nonlocals - info.globals
-            - converter.direct_writes
-        )
-        decls = [n.anchored(n.line(cst.AnnAssign(target=n.name(x), annotation=cst.Annotation(n.name("object")))), first_line) for x in declare]
         body = [*doc, *decls, *functional]
     header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()
     _report(module, fn, qualname, True)
     return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
+
+
+FUNCTIONAL_PREFIX = "__ag_functional__"
+
+
+def functional_name(qualname: str) -> str:
+    return FUNCTIONAL_PREFIX + qualname.replace(".", "__")
+
+
+def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts, first_line):
+    """``if not ag__.fast: return ag__.functional(globals(), qualname)(args)``
+    in front of the user's statements; the functional form becomes a
+    module-level function of the separate functional module."""
+    params = ctx.params
+    pass_class = ctx.info.uses_super
+    fparams = (["__class__"] if pass_class else []) + params
+    body = [*hoisted, *decls, *functional]
+    if "." in qualname:
+        # A method: its private names (self.__x) get the class's mangling,
+        # which a module-level function would not.
+        body = [stmt.visit(_Mangle(qualname.split(".")[-2])) for stmt in body]
+    fdef = n.function_def(functional_name(qualname), fparams, body)
+    module.functional_defs.append(n.anchored(fdef, first_line))
+    target = n.call(n.ag("functional"), n.call(n.name("globals")), cst.SimpleString(repr(qualname)))
+    forwarded = n.call(target, *[n.name(p) for p in fparams])
+    if ctx.info.generator:
+        forwarded = cst.Yield(value=cst.From(item=forwarded), lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    stub = n.anchored(n.line(cst.Return(value=forwarded)), first_line)
+    guard = n.if_(n.not_(n.ag("fast")), [stub])
+    body = [*doc, n.anchored(guard, first_line), n.anchored(stmts[0], first_line), *stmts[1:]]
+    header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()
+    _report(module, fn, qualname, True)
+    return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
+
+
+class _Mangle(cst.CSTTransformer):
+    """Python's private-name mangling for a method body moved out of its
+    class: ``__x`` -> ``_Class__x`` (nested classes mangle their own)."""
+
+    def __init__(self, class_name: str):
+        super().__init__()
+        self.prefix = "_" + class_name.lstrip("_")
+        self.active = class_name.strip("_") != ""
+
+    def visit_ClassDef(self, node):
+        return False
+
+    def leave_Name(self, original, updated):
+        v = updated.value
+        if self.active and v.startswith("__") and not v.endswith("__"):
+            return updated.with_changes(value=self.prefix + v)
+        return updated
 
 
 class _DropDeclarations(cst.CSTTransformer):
@@ -310,9 +374,10 @@ class BlockWalker:
     too), converts them, and anchors every statement after the first changed
     one so that the line map stays exact."""
 
-    def __init__(self, state: ModuleState, fast_path: bool):
+    def __init__(self, state: ModuleState, fast_path: bool, lazy: bool = False):
         self.state = state
         self.fast_path = fast_path
+        self.lazy = lazy
 
     def block(self, stmts, prefix: str):
         out = []
@@ -332,9 +397,9 @@ class BlockWalker:
 
     def statement(self, stmt, prefix: str):
         if isinstance(stmt, cst.FunctionDef):
-            return convert_function(self.state, stmt, prefix + stmt.name.value, self.fast_path)
+            return convert_function(self.state, stmt, prefix + stmt.name.value, self.fast_path, self.lazy)
         if isinstance(stmt, cst.ClassDef):
-            return _convert_inside(self.state, stmt, prefix + stmt.name.value + ".", self.fast_path)
+            return _convert_inside(self.state, stmt, prefix + stmt.name.value + ".", self.fast_path, self.lazy)
         if isinstance(stmt, (cst.If, cst.Try, cst.With)) or type(stmt).__name__ in ("TryStar", "For", "While"):
             return self._compound(stmt, prefix)
         return stmt

@@ -62,6 +62,7 @@ def convert(
     function: str | None = None,
     strip_decorators: bool = False,
     first_line: int = 1,
+    lazy: bool = False,
 ) -> ConversionResult:
     """Convert every function in ``source``.
 
@@ -84,7 +85,10 @@ def convert(
         if isinstance(node, cst.FunctionDef):
             cols[node] = col_by_line.get(line, 1)
     state = ModuleState(source, lines, cols)
-    body = BlockWalker(state, fast_path).block(list(module.body), "")
+    lazy = lazy and fast_path and function is None
+    body = BlockWalker(state, fast_path, lazy).block(list(module.body), "")
+    if state.functional_defs:
+        body = _with_table(body, _functional_table(module, state.functional_defs), lines)
     new_module = module if body is module.body else module.with_changes(body=body)
     if function is not None:
         node = _find(body, function.split("."))
@@ -105,6 +109,39 @@ def convert(
             text = f"#{n.MARK}{first_line}\n" + text
     code, line_map = strip_anchors(text)
     return ConversionResult(filename=filename, code=code, line_map=line_map, report=list(state.report))
+
+
+def _with_table(body, table, lines):
+    """Insert the table of functional forms before the first statement that
+    could call a function (after the docstring and __future__ imports), so it
+    exists while the module body runs; the statements after it are anchored."""
+    k = 0
+    while k < len(body):
+        stmt = body[k]
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            break
+        small = stmt.body[0]
+        is_doc = k == 0 and isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString))
+        is_future = isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "__future__"
+        if not (is_doc or is_future):
+            break
+        k += 1
+    rest = []
+    for stmt in body[k:]:
+        line = lines.get(stmt)
+        rest.append(n.anchored(stmt, line) if line is not None else stmt)
+    return [*body[:k], table, *rest]
+
+
+def _functional_table(module, defs):
+    """``__autograph_functional__ = (source, line map)`` for lazy mode."""
+    text = module.with_changes(body=defs, header=[], footer=[]).code
+    code, line_map = strip_anchors(text)
+    value = cst.Tuple(
+        [cst.Element(cst.SimpleString(repr(code))), cst.Element(cst.SimpleString(repr(",".join(map(str, line_map)))))]
+    )
+    last = 1
+    return n.line(cst.Assign(targets=[cst.AssignTarget(n.name("__autograph_functional__"))], value=value))
 
 
 def _lines_from_positions(module):

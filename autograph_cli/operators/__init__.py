@@ -33,7 +33,7 @@ from autograph_cli.operators._control_flow import (
     or_,
     while_stmt,
 )
-from autograph_cli.operators._calls import converted, do_not_convert
+from autograph_cli.operators._calls import converted, do_not_convert, functional
 
 __all__ = [
     "UNDEFINED",
@@ -47,6 +47,7 @@ __all__ = [
     "exit_trace",
     "fast",
     "for_stmt",
+    "functional",
     "force_functional",
     "if_exp",
     "if_stmt",

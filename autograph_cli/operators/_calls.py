@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 import types
 import weakref
 
@@ -98,6 +99,30 @@ def _convert_function(func):
     except TypeError:
         pass
     return result
+
+
+_functional_lock = threading.Lock()
+_FUNCTIONAL_PREFIX = "__ag_functional__"
+
+
+def functional(module_globals: dict, qualname: str):
+    """The functional form of ``qualname`` in a module converted in lazy
+    mode (the import hook): its source is compiled, under the module's file
+    name and original lines, the first time any of them is needed."""
+    name = _FUNCTIONAL_PREFIX + qualname.replace(".", "__")
+    fn = module_globals.get(name)
+    if fn is None:
+        with _functional_lock:
+            fn = module_globals.get(name)
+            if fn is None:
+                from autograph_cli.api import compile_lines
+
+                source, lines = module_globals["__autograph_functional__"]
+                line_map = [int(x) for x in lines.split(",")] if lines else []
+                filename = module_globals.get("__file__") or "<converted>"
+                exec(compile_lines(source, line_map, filename), module_globals)
+                fn = module_globals[name]
+    return fn
 
 
 def converted(func):
