@@ -37,6 +37,7 @@ class Gen:
         self.draw = draw
         self.loops = 0
         self.maybe_unbound = maybe_unbound
+        self.readonly = frozenset()  # names a nested function must not assign
 
     def pick(self, options):
         return self.draw(st.sampled_from(options))
@@ -103,7 +104,8 @@ class Gen:
         if self.chance(0.3):
             choices.append("assert")
         kind = self.pick(choices)
-        writable = [n for n in names if n in PARAMS + LOCALS] + [MAYBE_UNBOUND]
+        writable = [n for n in names if n in PARAMS + LOCALS and n not in self.readonly]
+        writable.append(MAYBE_UNBOUND)
         readable = list(names)
         if self.maybe_unbound and self.chance(0.04):
             readable.append(MAYBE_UNBOUND)
@@ -153,7 +155,13 @@ class Gen:
             lines.append(f"{pad}    if {self.cond(inner + (target,))}:")
             lines.append(f"{pad}        {target} = ({self.expr(inner + (target,))}) % 1009")
             lines.append(f"{pad}        return v")
+            # Only the nonlocal may be assigned in there: a local of the
+            # nested function assigned in one branch and read in another
+            # is B5 (see UNBOUND_READS below).
+            outer_readonly = self.readonly
+            self.readonly = frozenset(PARAMS + LOCALS) - {target}
             lines += self.block(inner + (target,), 1, False, indent + 1, size=1)
+            self.readonly = outer_readonly
             lines.append(f"{pad}    return {self.expr(inner)}")
             lines.append(f"{pad}{self.pick(LOCALS)} = ({name}({self.atom(readable)})) % 1009")
             return lines
