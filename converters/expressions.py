@@ -73,7 +73,8 @@ class ExpressionConverter(FastTransformer):
         operands = []
 
         def flatten(e):
-            if isinstance(e, cst.BooleanOperation) and type(e.operator) is op and not e.lpar:
+            # (a or b) or c is a or b or c: same value, same short-circuit.
+            if isinstance(e, cst.BooleanOperation) and type(e.operator) is op:
                 flatten(e.left)
                 flatten(e.right)
             else:

@@ -25,16 +25,21 @@ def if_stmt(cond, body, orelse, names=()):
 
 
 def while_stmt(test, body, names=(), opts=None):
-    """``while test(): body()``; hands over to a backend as soon as a test
-    result is staged."""
-    while True:
-        c = test()
-        b = _backend(c)
-        if b:
-            return b.while_stmt(test, body, State(names, (test, body)), opts or {}, c)
-        if not c:
-            return
+    """``while test(): body()``. A staged first test makes it a staged loop;
+    a test that becomes staged after Python iterations (a break or return
+    that depends on a tensor, in a loop that runs in Python) is the
+    backend's error to raise."""
+    c = test()
+    b = _backend(c)
+    if b:
+        return b.while_stmt(test, body, State(names, (test, body)), opts or {}, c)
+    while c:
         body()
+        c = test()
+        if type(c) is not bool:
+            b = _backend(c)
+            if b:
+                return b.staged_test_in_python_loop("while", c, State(names, (test, body)).location)
 
 
 def for_stmt(iterable, extra_test, body, names=(), opts=None):

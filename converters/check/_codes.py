@@ -14,7 +14,6 @@ CODES: dict[str, str] = {
     "AG102": "variable first assigned inside a loop that may be staged, and used after the loop",
     "AG103": "`break` or `return` that depends on a tensor inside a Python loop",
     "AG104": "recursive call of a staged function",
-    "AG105": "`if` whose condition may be a tensor that returns in some branches but not in the others",
     "AG201": "mutation of a list, dict or set that lives outside the staged function",
     "AG202": "write to a `global` or `nonlocal` name inside a staged function",
     "AG203": "attribute write on an object that lives outside the staged function",

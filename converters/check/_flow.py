@@ -95,36 +95,6 @@ def _returns(stmts: list[ast.stmt]) -> bool:
     return False
 
 
-def _open_branches(st: ast.If) -> int:
-    """How many branches of an if/elif/else chain can fall through."""
-    n = 0 if _returns(st.body) else 1
-    if not st.orelse:
-        return n + 1
-    if len(st.orelse) == 1 and isinstance(st.orelse[0], ast.If):
-        return n + _open_branches(st.orelse[0])
-    return n + (0 if _returns(st.orelse) else 1)
-
-
-def _mark_foldable(body: list, out: set) -> None:
-    """The ifs the converter folds: followed by statements in their block,
-    with exactly one branch that falls through (the chain's elifs too)."""
-    for i, st in enumerate(body):
-        if isinstance(st, ast.If) and i + 1 < len(body) and _open_branches(st) == 1:
-            node = st
-            while True:
-                out.add(node)
-                if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-                    node = node.orelse[0]
-                else:
-                    break
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(st, field, None)
-            if isinstance(inner, list) and not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                _mark_foldable(inner, out)
-        for h in getattr(st, "handlers", ()):
-            _mark_foldable(h.body, out)
-
-
 def _compares(e: ast.AST):
     stack = [e]
     while stack:
@@ -152,12 +122,7 @@ class Flow:
         self.reported: set = set()
         self.frames: list[tuple] = []  # ("if", tensor, node, in_body) / ("loop", python, node)
         self._dumps: dict[int, str] = {}
-        self.partial_returns: set[ast.If] = set()
         self.loops: list[_Loop] = []
-        # ifs that statements follow in their block: the converter moves
-        # those statements into the one branch that falls through.
-        self.folded: set[ast.If] = set()
-        _mark_foldable(scope.node.body, self.folded)
 
     def run(self) -> None:
         state = {p: None for p in self.scope.param_names}
@@ -327,7 +292,6 @@ class Flow:
         self.frames.pop()
         if c == PY:
             return _join([s1, s2], None)
-        self._check_partial_return(st, c, s1, s2)
         origin = ("AG101", st)
         out = _join([s1, s2], origin)
         if out is not None and s1 is not None and s2 is not None:
@@ -335,28 +299,6 @@ class Flow:
                 if v is origin:  # defined in one branch only: remember which
                     out[k] = ("AG101", st, k in s1 and s1[k] is None)
         return out
-
-    def _check_partial_return(self, st: ast.If, c: int, s1, s2) -> None:
-        """AG105: a staged ``if`` that returns in some branches and falls
-        through in others (outside loops, where the return value is not loop
-        state): the runtime's conditional would produce ``None`` on one side."""
-        if any(f[0] == "loop" for f in self.frames):
-            return
-        if c != TENSOR and not any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
-                                   for n in _compares(st.test) for op in n.ops):
-            return  # an unknown value tested for truth or equality: usually a Python flag
-        partial = (_returns(st.body) and s2 is not None) or (_returns(st.orelse) and s1 is not None)
-        if not partial:
-            return
-        if len(st.orelse) == 1 and st.orelse[0] in self.partial_returns:
-            return  # the `elif` below is reported
-        if st in self.folded:
-            return  # the statements after it move into the open branch
-        self.partial_returns.add(st)
-        self.report(st, "AG105", (
-            "this `if` returns in some branches but not in the others, and its condition may be a tensor, which "
-            "a staged conditional cannot express; return in every branch (an `else: return ...`), or assign the "
-            "result and return it after the `if`."))
 
     def _loop(self, st, state: dict) -> dict | None:
         if isinstance(st, ast.While):

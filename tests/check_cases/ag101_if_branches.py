@@ -95,7 +95,7 @@ def not_used_after(x):
 
 @tf.function
 def other_branch_returns(x):
-  # Not AG101 (the returning branch never reaches the use), nor AG105 (the
+  # Not AG101 (the returning branch never reaches the use; the
   # return after it moves into the else branch).
   if x > 0:
     return x
