@@ -46,8 +46,9 @@ def _id(item):
 
 CASES = [item for path in CORPUS_FILES for item in cases_of(path, "CASES")]
 HYPOTHESIS = [item for path in CORPUS_FILES for item in cases_of(path, "HYPOTHESIS")]
-# B4 (reported to the lead): an exception raised by iter()/next() inside
-# ag__.for_stmt has the operator's frame innermost, not the user's `for` line.
+# Converter bugs still open, as {(corpus file stem, function): "Bn: reason"};
+# their traceback tests become strict xfails. (B4, iteration errors raised in
+# the operator's frame, is fixed: its cases pass.)
 KNOWN_BUGS: dict = {}
 
 
