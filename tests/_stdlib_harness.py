@@ -25,6 +25,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import json
+import re
 import sys
 import time
 import unittest
@@ -111,11 +112,77 @@ def functions_with_control_flow(source: str):
     return out
 
 
+_GENERATED_DEF = re.compile(r"^(if_body|else_body|loop_body|loop_test|extra_test)_\d+_*$")
+_OPERATOR_CALLS = frozenset(
+    ("if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "assert_stmt")
+)
+
+
+def _rewritten_defs(functional_code: str):
+    """{(qualname, def line): operators called} for the defs whose own code
+    (generated bodies included) calls control-flow operators. Lines are those
+    of the functional-form text; the caller maps them."""
+    out = {}
+
+    def calls_operators(fn):
+        used = set()
+        stack = list(fn.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if not _GENERATED_DEF.match(node.name):
+                    continue
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "ag__"
+                and node.func.attr in _OPERATOR_CALLS
+            ):
+                used.add(node.func.attr)
+            stack.extend(ast.iter_child_nodes(node))
+        return used
+
+    def visit(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if _GENERATED_DEF.match(child.name):
+                    visit(child, prefix)
+                    continue
+                qual = prefix + child.name
+                used = calls_operators(child)
+                if used:
+                    out[(qual, child.lineno)] = used
+                visit(child, qual + ".<locals>.")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, prefix + child.name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(functional_code), "")
+    return out
+
+
+def _defs_with_statements(source: str):
+    """Def lines of functions whose own body has an if/while/for statement."""
+    lines = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(isinstance(n, (ast.If, ast.While, ast.For)) for n in _own_nodes(node)):
+                lines.add(node.lineno)
+    return lines
+
+
 def census(name: str):
     """Convert module `name`; match its report against the control-flow defs.
 
-    Returns a dict: functions (with control flow), converted, left
-    [(qualname, line, reason)], missing (not in the report), seconds.
+    Returns a dict: functions (with control flow), converted (control flow
+    really rewritten into operator calls), untouched (reported converted but
+    no control-flow operator in the functional form), left [(qualname, line,
+    reason)], missing (not in the report), expressions_only (converted
+    functions whose if/while/for statements all stayed Python statements:
+    only and/or/not/ternaries rewritten, e.g. generators), seconds (one
+    dual-form conversion).
     """
     import converters
 
@@ -124,23 +191,34 @@ def census(name: str):
     t0 = time.perf_counter()
     result = converters.convert(source, filename=str(path), fast_path=True)
     seconds = time.perf_counter() - t0
-    converted, left, missing = [], [], []
+    functional = converters.convert(source, filename=str(path), fast_path=False)
+    rewritten = {}
+    for (qual, line), used in _rewritten_defs(functional.code).items():
+        rewritten.setdefault(qual, set()).update(used)
+    statement_defs = _defs_with_statements(source)
+    converted, untouched, left, missing, expressions_only = [], [], [], [], []
     for qual, first, line in functions_with_control_flow(source):
         hits = [r for r in result.report if first <= r.line <= line]
         if not hits:
             hits = [r for r in result.report if r.qualname == qual]
         if not hits:
             missing.append((qual, line))
-        elif all(r.converted for r in hits):
-            converted.append((qual, line))
-        else:
+        elif not all(r.converted for r in hits):
             reason = next(r.reason for r in hits if not r.converted)
             left.append((qual, line, reason or "(no reason given)"))
+        elif qual in rewritten:
+            converted.append((qual, line))
+            if line in statement_defs and not rewritten[qual] & {"if_stmt", "while_stmt", "for_stmt"}:
+                expressions_only.append((qual, line))
+        else:
+            untouched.append((qual, line, hits[0].reason or "control flow not rewritten"))
     return {
         "module": name,
         "lines": source.count("\n"),
-        "functions": len(converted) + len(left) + len(missing),
+        "functions": len(converted) + len(untouched) + len(left) + len(missing),
         "converted": converted,
+        "untouched": untouched,
+        "expressions_only": expressions_only,
         "left": left,
         "missing": missing,
         "seconds": seconds,
