@@ -132,6 +132,16 @@ class _Emitter:
                 lines.append(f"{pad}{', '.join(names)}, = {expr}")
 
 
+def _emit_suite(em, block, outs, indent) -> None:
+    """The block's nodes and its results under one indented suite (``pass``
+    when it has nothing to run)."""
+    start = len(em.lines)
+    em.emit_block(block, indent)
+    _emit_results(em, block, outs, indent)
+    if len(em.lines) == start:
+        em.lines.append("    " * indent + "pass")
+
+
 def _emit_results(em, block, targets, indent):
     pad = "    " * indent
     srcs = [em.ref(r) for r in block.results]
@@ -153,17 +163,9 @@ def _emit_cond(em, node, indent):
         outs.append(name)
     then_b, else_b = node.regions
     em.lines.append(f"{pad}if {pred}:")
-    start = len(em.lines)
-    em.emit_block(then_b, indent + 1)
-    _emit_results(em, then_b, outs, indent + 1)
-    if len(em.lines) == start:
-        em.lines.append(f"{pad}    pass")
+    _emit_suite(em, then_b, outs, indent + 1)
     em.lines.append(f"{pad}else:")
-    start = len(em.lines)
-    em.emit_block(else_b, indent + 1)
-    _emit_results(em, else_b, outs, indent + 1)
-    if len(em.lines) == start:
-        em.lines.append(f"{pad}    pass")
+    _emit_suite(em, else_b, outs, indent + 1)
     for o, name in zip(node.outputs, outs):
         em.names[id(o)] = name
 
@@ -213,11 +215,7 @@ def _emit_while(em, node, indent):
         em.lines.extend(test_lines)
         em.lines.append(f"{pad}    if not {test}:")
         em.lines.append(f"{pad}        break")
-    start = len(em.lines)
-    em.emit_block(body_b, indent + 1)
-    _emit_results(em, body_b, names, indent + 1)
-    if len(em.lines) == start:
-        em.lines.append(f"{pad}    pass")
+    _emit_suite(em, body_b, names, indent + 1)
     for o, name in zip(node.outputs, names):
         em.names[id(o)] = name
 
