@@ -3,8 +3,9 @@ compare everything a user can observe.
 
 An observation (`Outcome`) holds the normalized return value or exception
 (type and args), what was printed, the module's side-effect log, the
-arguments as they are after the call (mutation is a side effect), and the
-innermost traceback frame of an exception.
+arguments as they are after the call (mutation is a side effect), the
+warnings issued (category, message, file and line they are attributed to),
+and the innermost traceback frame of an exception.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import signal
 import sys
 import traceback
 import types
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -174,6 +176,7 @@ class Outcome:
     stdout: str
     effects: object
     args_after: object
+    warned: tuple = ()  # (category, message, file, line) of each warning
     where: tuple | None = field(default=None, compare=False)  # innermost frame
     exception: BaseException | None = field(default=None, compare=False, repr=False)
 
@@ -205,10 +208,20 @@ def observe(fn, module, args, kwargs=None) -> Outcome:
     kwargs = copy.deepcopy(kwargs or {})
     _reset(module)
     out = io.StringIO()
-    try:
-        with time_limit(), contextlib.redirect_stdout(out):
-            value = drain(fn(*args, **kwargs))
-    except Exception as exc:  # noqa: BLE001 - every exception is an observation
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with time_limit(), contextlib.redirect_stdout(out):
+                value = drain(fn(*args, **kwargs))
+        except Exception as exc:  # noqa: BLE001 - every exception is an observation
+            raised = exc
+        else:
+            raised = None
+    warned = tuple(
+        (w.category.__name__, str(w.message), w.filename, w.lineno) for w in caught
+    )
+    if raised is not None:
+        exc = raised
         frame = traceback.extract_tb(exc.__traceback__)[-1]
         return Outcome(
             "raise",
@@ -222,11 +235,17 @@ def observe(fn, module, args, kwargs=None) -> Outcome:
             out.getvalue(),
             _effects(module),
             normalize((args, kwargs)),
+            warned,
             where=(frame.filename, frame.lineno),
             exception=exc,
         )
     return Outcome(
-        "return", normalize(value), out.getvalue(), _effects(module), normalize((args, kwargs))
+        "return",
+        normalize(value),
+        out.getvalue(),
+        _effects(module),
+        normalize((args, kwargs)),
+        warned,
     )
 
 

@@ -47,9 +47,19 @@ def _id(item):
 CASES = [item for path in CORPUS_FILES for item in cases_of(path, "CASES")]
 HYPOTHESIS = [item for path in CORPUS_FILES for item in cases_of(path, "HYPOTHESIS")]
 # Converter bugs still open, as {(corpus file stem, function): "Bn: reason"};
-# their traceback tests become strict xfails. (B4, iteration errors raised in
-# the operator's frame, is fixed: its cases pass.)
-KNOWN_BUGS: dict = {}
+# their differential and traceback tests (not the fast path) become strict
+# xfails. (B4, iteration errors raised in the operator's frame, is fixed.)
+KNOWN_BUGS: dict = {
+    # B11: the functional form runs branch and loop bodies in generated
+    # closures called by the operators, so anything counting frames sees
+    # them: warnings.warn(stacklevel=2) is attributed to an operator's frame,
+    # sys._getframe(0) names a generated body. (CPython's own test_re shows
+    # the same through re._parser, see tests/test_stdlib_pipeline.py.)
+    ("warnings_frames", "deprecated_helper"): "B11: warn(stacklevel=2) inside a branch",
+    ("warnings_frames", "calls_deprecated"): "B11: warn(stacklevel=2) inside a branch",
+    ("warnings_frames", "warn_to_caller_from_branch"): "B11: warn(stacklevel=2) inside a branch",
+    ("warnings_frames", "caller_name_in_loop"): "B11: sys._getframe(0) is a generated body",
+}
 
 
 def _mark_known(item):
@@ -63,6 +73,8 @@ def _mark_known(item):
 TRACEBACKS = [
     _mark_known(item) for path in CORPUS_FILES for item in cases_of(path, "TRACEBACK")
 ]
+CASES_MARKED = [_mark_known(item) for item in CASES]
+HYPOTHESIS_MARKED = [_mark_known(item) for item in HYPOTHESIS]
 
 
 def test_corpus_is_complete():
@@ -102,6 +114,7 @@ def assert_same(original, converted, context):
     assert converted.stdout == original.stdout, context
     assert converted.effects == original.effects, context
     assert converted.args_after == original.args_after, context
+    assert converted.warned == original.warned, context
 
 
 def check(mode, path, name, case):
@@ -119,7 +132,7 @@ def check(mode, path, name, case):
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("item", CASES, ids=_id)
+@pytest.mark.parametrize("item", CASES_MARKED, ids=_id)
 def test_hand_picked_cases(mode, item):
     path, name, cases = item
     for case in cases:
@@ -157,7 +170,7 @@ KINDS = {
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("item", HYPOTHESIS, ids=_id)
+@pytest.mark.parametrize("item", HYPOTHESIS_MARKED, ids=_id)
 @settings(
     max_examples=25,
     deadline=None,
