@@ -105,13 +105,21 @@ def _factory_code(result, code, name, start, filename):
     factory_code = compile(_mapped_tree(factory_src, line_of), filename, "exec", dont_inherit=True)
     # The factory's code object holds the converted function's code object.
     fcode = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY)
-    inner = next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
-    return inner
+    return next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
 
 
 def _was_converted(result, name) -> bool:
     report = [r for r in result.report if r.qualname == name]
     return not report or (report[0].converted and report[0].reason is None)
+
+
+def _owner_class(fn) -> str | None:
+    """The name of the class a function was defined in, if any: its private
+    names are mangled with it."""
+    parts = fn.__qualname__.split(".")
+    if len(parts) >= 2 and parts[-2] != "<locals>":
+        return parts[-2]
+    return None
 
 
 def _convert_code(fn):
@@ -125,7 +133,13 @@ def _convert_code(fn):
         return _convert_lambda(fn)
     source, start, filename = _function_source(fn)
     result = converters.convert(
-        source, filename=filename, fast_path=True, function=name, strip_decorators=True, first_line=start
+        source,
+        filename=filename,
+        fast_path=True,
+        function=name,
+        strip_decorators=True,
+        first_line=start,
+        mangle_class=_owner_class(fn),
     )
     if not _was_converted(result, name):
         # Left as it is (and reported): the original function is the converted one.
@@ -133,8 +147,7 @@ def _convert_code(fn):
         with _cache_lock:
             _code_cache[code] = entry
         return entry
-    inner = _factory_code(result, code, name, start, filename)
-    entry = (inner, result.report)
+    entry = (_factory_code(result, code, name, start, filename), result.report)
     with _cache_lock:
         _code_cache[code] = entry
     return entry
@@ -199,6 +212,10 @@ def _convert_lambda(fn):
     return entry
 
 
+def _closure(code, cells: dict):
+    return tuple(cells[n] if n in cells else types.CellType() for n in code.co_freevars) or None
+
+
 def to_graph(fn):
     """Return the converted version of ``fn``.
 
@@ -213,19 +230,15 @@ def to_graph(fn):
     code = fn.__code__
     if "ag__" in code.co_names or "ag__" in code.co_freevars:
         return fn
+    # The dual form runs the functional form in the function's own frame, so
+    # frame-sensitive code (warnings' stacklevel, recursion depth) is as
+    # written; the cost is that captured locals are cells on the fast path.
     inner, _ = _convert_code(fn)
     if inner is None:
         return fn
     cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
-    closure = []
-    for name in inner.co_freevars:
-        if name == "ag__":
-            closure.append(_ag_cell)
-        elif name in cells:
-            closure.append(cells[name])
-        else:
-            closure.append(types.CellType())
-    new = types.FunctionType(inner, fn.__globals__, fn.__name__, fn.__defaults__, tuple(closure) or None)
+    cells["ag__"] = _ag_cell
+    new = types.FunctionType(inner, fn.__globals__, fn.__name__, fn.__defaults__, _closure(inner, cells))
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__qualname__ = fn.__qualname__
     new.__module__ = fn.__module__
@@ -263,5 +276,10 @@ def to_code(obj, *, fast_path: bool = False) -> str:
         raise TypeError(f"to_code expects a function or source text, got {type(obj).__name__}")
     source, start, filename = _function_source(fn)
     return converters.convert(
-        source, filename=filename, fast_path=fast_path, function=fn.__code__.co_name, strip_decorators=True, first_line=start
+        source,
+        filename=filename,
+        fast_path=fast_path,
+        function=fn.__code__.co_name,
+        strip_decorators=True,
+        first_line=start,
     ).code

@@ -32,8 +32,9 @@ class ModuleState:
     def __init__(self, source: str, lines: dict, cols: dict, lazy: bool = False):
         self.source = source
         self.lazy = lazy
-        # lazy mode: (name, FunctionDef) of the functional forms, compiled on first use
+        # lazy mode: the functional forms, as module-level defs compiled on first use
         self.functional_defs: list = []
+        self.functional_qualnames: list = []
         self.identifiers = frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
         self.lines = lines
         self.cols = cols
@@ -273,7 +274,8 @@ FUNCTIONAL_PREFIX = "__ag_functional__"
 
 
 def functional_name(qualname: str) -> str:
-    return FUNCTIONAL_PREFIX + qualname.replace(".", "__")
+    """A dunder name: never mangled, in a class body or out of it."""
+    return FUNCTIONAL_PREFIX + qualname.replace(".", "__") + "__"
 
 
 def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts, first_line):
@@ -290,6 +292,7 @@ def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts
         body = [stmt.visit(_Mangle(qualname.split(".")[-2])) for stmt in body]
     fdef = n.function_def(functional_name(qualname), fparams, body)
     module.functional_defs.append(n.anchored(fdef, first_line))
+    module.functional_qualnames.append(qualname)
     target = n.call(n.ag("functional"), n.call(n.name("globals")), cst.SimpleString(repr(qualname)))
     forwarded = n.call(target, *[n.name(p) for p in fparams])
     if ctx.info.generator:

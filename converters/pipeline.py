@@ -13,7 +13,7 @@ import libcst as cst
 
 from converters import _nodes as n
 from converters._result import ConversionError, ConversionResult
-from converters.functions import BlockWalker, ModuleState
+from converters.functions import BlockWalker, ModuleState, _Mangle
 from converters.jumps import block_statements
 from converters.lines import LineTableMismatch, statement_lines, strip_anchors
 
@@ -63,6 +63,7 @@ def convert(
     strip_decorators: bool = False,
     first_line: int = 1,
     lazy: bool = False,
+    mangle_class: str | None = None,
 ) -> ConversionResult:
     """Convert every function in ``source``.
 
@@ -88,7 +89,7 @@ def convert(
     lazy = lazy and fast_path and function is None
     body = BlockWalker(state, fast_path, lazy).block(list(module.body), "")
     if state.functional_defs:
-        body = _with_table(body, _functional_table(module, state.functional_defs), lines)
+        body = _with_table(body, _functional_table(module, state.functional_defs, state.functional_qualnames), lines)
     new_module = module if body is module.body else module.with_changes(body=body)
     if function is not None:
         node = _find(body, function.split("."))
@@ -101,6 +102,9 @@ def convert(
         if strip_decorators and node.decorators:
             node = node.with_changes(decorators=[])
             line = lines.get((original, "def"), line)
+        if mangle_class:
+            mangle = _Mangle(mangle_class)
+            node = node.with_changes(params=node.params.visit(mangle), body=node.body.visit(mangle))
         text = new_module.code_for_node(node.with_changes(leading_lines=[]))
         text = f"#{n.MARK}{line}\n" + text
     else:
@@ -133,14 +137,17 @@ def _with_table(body, table, lines):
     return [*body[:k], table, *rest]
 
 
-def _functional_table(module, defs):
-    """``__autograph_functional__ = (source, line map)`` for lazy mode."""
+def _functional_table(module, defs, qualnames):
+    """``__autograph_functional__ = (source, line map, qualnames)`` for lazy mode."""
     text = module.with_changes(body=defs, header=[], footer=[]).code
     code, line_map = strip_anchors(text)
     value = cst.Tuple(
-        [cst.Element(cst.SimpleString(repr(code))), cst.Element(cst.SimpleString(repr(",".join(map(str, line_map)))))]
+        [
+            cst.Element(cst.SimpleString(repr(code))),
+            cst.Element(cst.SimpleString(repr(",".join(map(str, line_map))))),
+            cst.Element(cst.SimpleString(repr(",".join(qualnames)))),
+        ]
     )
-    last = 1
     return n.line(cst.Assign(targets=[cst.AssignTarget(n.name("__autograph_functional__"))], value=value))
 
 

@@ -238,3 +238,27 @@ def test_importing_the_package_is_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_to_graph_keeps_private_name_mangling_of_methods():
+    class Account:
+        def __init__(self):
+            self.__balance = 10
+
+        def __fee(self, n):
+            return n // 10
+
+        def withdraw(self, n):
+            if n > self.__balance:
+                return 0
+            self.__balance -= n + self.__fee(n)
+            return self.__balance
+
+    for forced in (False, True):
+        prev = operators.force_functional(forced)
+        try:
+            a = Account()
+            assert to_graph(a.withdraw)(5) == 5
+            assert to_graph(Account.withdraw)(a, 50) == 0
+        finally:
+            operators.force_functional(prev)

@@ -109,7 +109,7 @@ def functional(module_globals: dict, qualname: str):
     """The functional form of ``qualname`` in a module converted in lazy
     mode (the import hook): its source is compiled, under the module's file
     name and original lines, the first time any of them is needed."""
-    name = _FUNCTIONAL_PREFIX + qualname.replace(".", "__")
+    name = _FUNCTIONAL_PREFIX + qualname.replace(".", "__") + "__"  # as converters.functions.functional_name
     fn = module_globals.get(name)
     if fn is None:
         with _functional_lock:
@@ -117,10 +117,16 @@ def functional(module_globals: dict, qualname: str):
             if fn is None:
                 from autograph_cli.api import compile_lines
 
-                source, lines = module_globals["__autograph_functional__"]
+                source, lines, qualnames = module_globals["__autograph_functional__"]
                 line_map = [int(x) for x in lines.split(",")] if lines else []
                 filename = module_globals.get("__file__") or "<converted>"
                 exec(compile_lines(source, line_map, filename), module_globals)
+                # Tracebacks show the user's function name, not the generated one.
+                for q in qualnames.split(","):
+                    f = module_globals.get(_FUNCTIONAL_PREFIX + q.replace(".", "__") + "__")
+                    if f is not None:
+                        short = q.rsplit(".", 1)[-1]
+                        f.__code__ = f.__code__.replace(co_name=short, co_qualname=q)
                 fn = module_globals[name]
     return fn
 
