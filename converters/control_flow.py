@@ -43,6 +43,10 @@ class ControlFlowConverter:
         for stmt in reversed(stmts):
             new, live, b = self.statement(stmt, live, in_helper)
             bound |= b
+            leading = getattr(stmt, "leading_lines", ())
+            if new and leading and not new[0].leading_lines:
+                # The comments above a converted statement stay above what replaces it.
+                new[0] = new[0].with_changes(leading_lines=leading)
             if stmt in ctx.flag_inits:
                 owned |= ctx.info.writes(stmt)
             line = ctx.line_of(stmt)

@@ -254,12 +254,30 @@ class JumpLowering:
             self._made(ret, stmt, f.reads if f else (), (ctx.retval,), (ctx.retval,))
             out.append(ret)
             out.append(self._flag_set(ctx.do_return, stmt))
-            return out, {ctx.do_return}
+            return self._keep_comments(stmt, out, i), {ctx.do_return}
         if isinstance(small, cst.Break):
             out.append(self._flag_set(loop.brk, stmt))
-            return out, {loop.brk}
+            return self._keep_comments(stmt, out, i), {loop.brk}
         out.append(self._flag_set(loop.cont, stmt))
-        return out, {loop.cont}
+        return self._keep_comments(stmt, out, i), {loop.cont}
+
+    def _keep_comments(self, stmt, out, i):
+        """The user's comments on a lowered line: those above it stay above,
+        the one at its end goes to the flag assignment."""
+        last = out[-1]
+        new_last = last.with_changes(trailing_whitespace=stmt.trailing_whitespace)
+        self.ctx.lines[new_last] = self.ctx.lines.get(last, self.ctx.line_of(stmt))
+        self.ctx.info.facts[new_last] = self.ctx.info.facts.get(last)
+        if last in self.ctx.flag_inits:
+            self.ctx.flag_inits.add(new_last)
+        out[-1] = new_last
+        if i == 0 and stmt.leading_lines:
+            first = out[0]
+            new_first = first.with_changes(leading_lines=stmt.leading_lines)
+            self.ctx.lines[new_first] = self.ctx.lines.get(first, self.ctx.line_of(stmt))
+            self.ctx.info.facts[new_first] = self.ctx.info.facts.get(first)
+            out[0] = new_first
+        return out
 
     def _if(self, stmt, loop):
         body, flags = self._sub_block(stmt.body, loop)
