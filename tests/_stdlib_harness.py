@@ -385,6 +385,9 @@ def main(argv=None):
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     report = run(args.module, args.test_module, args.mode)
+    import converters
+
+    report["converters"] = converters.__file__
     Path(args.out).write_text(json.dumps(report, indent=1, sort_keys=True))
 
 

@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
+import converters
 from _stdlib_harness import KNOWN_DIFFERENCES, MODULES
 
 HARNESS = Path(__file__).resolve().parent / "_stdlib_harness.py"
+CODE_ROOT = Path(converters.__file__).resolve().parent.parent
 TIME_LIMIT = 60  # seconds per subprocess; the slowest module takes ~4 s original
 
 
@@ -56,6 +58,11 @@ class _Runs:
             out = self.tmp / f"{module}.{mode}.json"
             env = dict(os.environ)
             env.setdefault("PYTHONHASHSEED", "0")
+            # The subprocess imports the very code this process tests (not
+            # whatever copy an editable install points at).
+            env["PYTHONPATH"] = os.pathsep.join(
+                p for p in (str(CODE_ROOT), env.get("PYTHONPATH")) if p
+            )
             proc = subprocess.Popen(
                 [sys.executable, str(HARNESS), module, test_module, "--mode", mode, "--out", str(out)],
                 stdout=subprocess.PIPE,
@@ -125,6 +132,8 @@ def test_cpython_tests_pass_on_converted_module(module, test_module, runs):
     details = "\n".join(converted["details"].get(t, "")[-1500:] for t, _ in broken[:3])
     assert not broken, f"{len(broken)} of {len(passed)} passing tests differ: {broken[:10]}\n{details}"
 
+    # The subprocess converted with the code under test.
+    assert Path(converted["converters"]).resolve() == Path(converters.__file__).resolve()
     # The converted module was really loaded, has converted functions, and
     # its functional form really ran.
     assert converted["loader_executions"] >= 1
