@@ -28,7 +28,7 @@ def assert_raises(error_class):
 def buggy_while_py_true_tf_break(x):
   while True:
     if tf.equal(x, 0):
-      break  # noqa: AG103 (the seeds' example of this error, on purpose)
+      break
     x -= 1
   return x
 
@@ -45,7 +45,7 @@ def buggy_py_for_tf_break():
   x = 0
   for i in range(5):
     if tf.equal(i, 3):
-      break  # noqa: AG103 (the seeds' example of this error, on purpose)
+      break
     x += i
   return x
 
