@@ -110,7 +110,7 @@ def _factory_code(result, code, name, start, filename):
 
 def _was_converted(result, name) -> bool:
     report = [r for r in result.report if r.qualname == name]
-    return not report or (report[0].converted and report[0].reason is None)
+    return not report or (report[0].converted and report[0].reason not in ("nothing to convert", "already converted"))
 
 
 def _owner_class(fn) -> str | None:

@@ -251,7 +251,12 @@ class ControlFlowConverter:
             if isinstance(orelse, cst.If):
                 elif_new, _, b = self.statement(orelse, live_after, in_helper)
                 bound.update(b)
-                orelse = elif_new[0] if len(elif_new) == 1 else cst.Else(body=cst.IndentedBlock(body=elif_new))
+                line = ctx.line_of(orelse)
+                if len(elif_new) == 1 and isinstance(elif_new[0], cst.If):
+                    # A kept elif: its header line is anchored like a statement.
+                    orelse = n.anchored(elif_new[0], line)
+                else:
+                    orelse = cst.Else(body=cst.IndentedBlock(body=[n.anchored(x, line) for x in elif_new]))
             elif orelse is not None:
                 orelse = orelse.with_changes(body=sub(orelse.body))
             new = stmt.with_changes(test=self._expr(stmt.test), body=sub(stmt.body), orelse=orelse)

@@ -266,8 +266,15 @@ def convert_function(
     else:
         body = [*doc, *decls, *functional]
     header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()
-    _report(module, fn, qualname, True)
+    _report(module, fn, qualname, True, _generator_note(ctx))
     return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
+
+
+GENERATOR_NOTE = "generator: statements that yield stay Python"
+
+
+def _generator_note(ctx):
+    return GENERATOR_NOTE if ctx.info.generator else None
 
 
 FUNCTIONAL_PREFIX = "__ag_functional__"
@@ -301,7 +308,7 @@ def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts
     guard = n.if_(n.not_(n.ag("fast")), [stub])
     body = [*doc, n.anchored(guard, first_line), n.anchored(stmts[0], first_line), *stmts[1:]]
     header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()
-    _report(module, fn, qualname, True)
+    _report(module, fn, qualname, True, _generator_note(ctx))
     return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
 
 

@@ -143,8 +143,7 @@ class Gen:
         if kind == "if":
             lines = [f"{pad}if {self.cond(readable)}:"]
             lines += self.block(names, depth - 1, in_loop, indent + 1)
-            # No elif in generators: B10 (see GENERATOR_ELIF_LINES below).
-            for _ in range(0 if self.generator else self.draw(st.integers(0, 2))):
+            for _ in range(self.draw(st.integers(0, 2))):
                 lines.append(f"{pad}elif {self.cond(readable)}:")
                 lines += self.block(names, depth - 1, in_loop, indent + 1)
             if self.chance(0.5):
@@ -327,10 +326,8 @@ def test_unbound_local_read_in_generated_closure(source):
     _compare(source, [(0, 0, 0)])
 
 
-# B10 (reported to the lead): in a generator, an if/elif chain that stays a
-# statement (a branch yields) gets wrong line numbers for its elif tests: the
-# exception's line is past the chain, or the previous branch's last line.
-# The random generators above use no elif until this is fixed.
+# B10 (fixed): in a generator, an if/elif chain that stays a statement (a
+# branch yields) had wrong line numbers for its elif tests.
 GENERATOR_ELIF_LINES = [
     "def f(a, b, c):\n    yield a\n    if a:\n        yield 2\n    elif 1 // a:\n        pass\n",
     "def f(a, b, c):\n    yield a\n    if a == 1:\n        if b:\n            a = 2\n"
@@ -338,7 +335,6 @@ GENERATOR_ELIF_LINES = [
 ]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="B10: elif line numbers in generators")
 @pytest.mark.parametrize("source", GENERATOR_ELIF_LINES)
 def test_generator_elif_line_numbers(source):
     _compare(source, [(0, 0, 0)])
