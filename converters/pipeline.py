@@ -8,6 +8,7 @@ a block gets a line anchor, so the line map stays exact.
 from __future__ import annotations
 
 import ast
+import zlib
 
 import libcst as cst
 
@@ -138,16 +139,14 @@ def _with_table(body, table, lines):
 
 
 def _functional_table(module, defs, qualnames):
-    """``__autograph_functional__ = (source, line map, qualnames)`` for lazy mode."""
+    """``__autograph_functional__ = <bytes>`` for lazy mode: the functional
+    forms' source, their line map and qualnames, NUL-separated and
+    zlib-compressed (it is unpacked only when a trace first needs it, and a
+    small constant keeps the cached module as quick to load as the original)."""
     text = module.with_changes(body=defs, header=[], footer=[]).code
     code, line_map = strip_anchors(text)
-    value = cst.Tuple(
-        [
-            cst.Element(cst.SimpleString(repr(code))),
-            cst.Element(cst.SimpleString(repr(",".join(map(str, line_map))))),
-            cst.Element(cst.SimpleString(repr(",".join(qualnames)))),
-        ]
-    )
+    payload = "\0".join([code, ",".join(map(str, line_map)), ",".join(qualnames)]).encode("utf-8")
+    value = cst.SimpleString(repr(zlib.compress(payload, 6)))
     return n.line(cst.Assign(targets=[cst.AssignTarget(n.name("__autograph_functional__"))], value=value))
 
 

@@ -117,7 +117,10 @@ def functional(module_globals: dict, qualname: str):
             if fn is None:
                 from autograph_cli.api import compile_lines
 
-                source, lines, qualnames = module_globals["__autograph_functional__"]
+                import zlib
+
+                packed = zlib.decompress(module_globals["__autograph_functional__"]).decode("utf-8")
+                source, lines, qualnames = packed.split("\0")
                 line_map = [int(x) for x in lines.split(",")] if lines else []
                 filename = module_globals.get("__file__") or "<converted>"
                 exec(compile_lines(source, line_map, filename), module_globals)
