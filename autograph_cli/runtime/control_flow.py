@@ -869,30 +869,29 @@ class Backend:
         state.set(out)
 
     def and_(self, value, rest_fns):
-        from autograph_cli import operators
-
-        first, more = rest_fns[0], rest_fns[1:]
-
-        def true_branch():
-            v = first()
-            if more:
-                v = operators.and_(v, *more)
-            return (v,)
-
-        return staged_cond(value, true_branch, lambda: (value,), ("<and expression>",))[0]
+        return self._short_circuit(value, rest_fns, "and_")
 
     def or_(self, value, rest_fns):
+        return self._short_circuit(value, rest_fns, "or_")
+
+    def _short_circuit(self, value, rest_fns, kind):
+        """A staged ``and``/``or``: a cond whose deciding branch returns
+        ``value`` and whose other branch evaluates the rest (through the
+        operator again, which stages it only if it is staged too)."""
         from autograph_cli import operators
 
         first, more = rest_fns[0], rest_fns[1:]
 
-        def false_branch():
+        def rest():
             v = first()
             if more:
-                v = operators.or_(v, *more)
+                v = getattr(operators, kind)(v, *more)
             return (v,)
 
-        return staged_cond(value, lambda: (value,), false_branch, ("<or expression>",))[0]
+        keep = lambda: (value,)  # noqa: E731
+        if kind == "and_":
+            return staged_cond(value, rest, keep, ("<and expression>",))[0]
+        return staged_cond(value, keep, rest, ("<or expression>",))[0]
 
     def not_(self, value):
         if value.dtype is not dt.bool:
