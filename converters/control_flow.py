@@ -82,6 +82,8 @@ class ControlFlowConverter:
 
     def _simple(self, stmt, live_after, in_helper):
         ctx = self.ctx
+        if stmt in ctx.dead:
+            return [], live_after, set()
         facts = ctx.info.facts.get(stmt)
         reads = facts.reads if facts else set()
         writes = facts.writes if facts else set()

@@ -56,6 +56,9 @@ class FunctionContext:
         self.retval = None
         self.nonlocal_names: set[str] = set()
         self._suite_lines: dict = {}
+        self.flag_sets: dict = {}  # flag -> the statements that set it
+        self.flags_read: set = set()  # flags some guard or loop test reads
+        self.dead: set = set()  # statements to leave out (flags nothing reads)
         params = fn.params
         self.params = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
         for star in (params.star_arg, params.star_kwarg):
@@ -231,6 +234,10 @@ def convert_function(
             prefix.append(init)
     if info.nested_return or info.loop_jumps:  # loops: their else clauses move too
         work, _ = JumpLowering(ctx).block(stmts, None)
+        if ctx.do_return is not None and ctx.do_return not in ctx.flags_read:
+            # Every return was folded into if/else: nothing tests the flag.
+            ctx.dead |= ctx.flag_sets.get(ctx.do_return, set())
+            prefix = [p for p in prefix if ctx.info.writes(p) != {ctx.do_return}]
     converter = ControlFlowConverter(ctx)
     block = converter.block([*prefix, *work], {ctx.retval} if ctx.retval else set(), False)
     functional = list(block.stmts)

@@ -71,10 +71,12 @@ class JumpLowering:
         stmt = n.assign(flag, n.true() if value else n.false())
         self._made(stmt, origin, writes=(flag,), kills=(flag,))
         self._made(stmt.body[0], origin, writes=(flag,), kills=(flag,))
+        self.ctx.flag_sets.setdefault(flag, set()).add(stmt)
         return stmt
 
     def _guard(self, flags, body, origin):
         flags = sorted(flags)
+        self.ctx.flags_read.update(flags)
         node = n.if_(n.none_of(flags), body)
         reads = set(flags)
         writes = set()
@@ -254,28 +256,35 @@ class JumpLowering:
             self._made(ret, stmt, f.reads if f else (), (ctx.retval,), (ctx.retval,))
             out.append(ret)
             out.append(self._flag_set(ctx.do_return, stmt))
-            return self._keep_comments(stmt, out, i), {ctx.do_return}
+            return self._keep_comments(stmt, out, i, comment_at=len(out) - 2), {ctx.do_return}
         if isinstance(small, cst.Break):
             out.append(self._flag_set(loop.brk, stmt))
             return self._keep_comments(stmt, out, i), {loop.brk}
         out.append(self._flag_set(loop.cont, stmt))
         return self._keep_comments(stmt, out, i), {loop.cont}
 
-    def _keep_comments(self, stmt, out, i):
+    def _keep_comments(self, stmt, out, i, comment_at=-1):
         """The user's comments on a lowered line: those above it stay above,
-        the one at its end goes to the flag assignment."""
-        last = out[-1]
+        the one at its end goes to the flag assignment (to ``retval_ = ...``
+        for a return)."""
+        last = out[comment_at]
         new_last = last.with_changes(trailing_whitespace=stmt.trailing_whitespace)
         self.ctx.lines[new_last] = self.ctx.lines.get(last, self.ctx.line_of(stmt))
         self.ctx.info.facts[new_last] = self.ctx.info.facts.get(last)
         if last in self.ctx.flag_inits:
             self.ctx.flag_inits.add(new_last)
-        out[-1] = new_last
+        for made in self.ctx.flag_sets.values():
+            if last in made:
+                made.add(new_last)
+        out[comment_at] = new_last
         if i == 0 and stmt.leading_lines:
             first = out[0]
             new_first = first.with_changes(leading_lines=stmt.leading_lines)
             self.ctx.lines[new_first] = self.ctx.lines.get(first, self.ctx.line_of(stmt))
             self.ctx.info.facts[new_first] = self.ctx.info.facts.get(first)
+            for made in self.ctx.flag_sets.values():
+                if first in made:
+                    made.add(new_first)
             out[0] = new_first
         return out
 
@@ -327,6 +336,7 @@ class JumpLowering:
             new_loop = self._rebuilt(stmt, stmt.with_changes(body=new_body, orelse=None), body_flags | set(stop))
         if stop:
             ctx.loop_flags[new_loop] = stop
+            ctx.flags_read.update(stop)
         out.append(new_loop)
         flags = set(escaping)
         if stmt.orelse is not None:
