@@ -14,17 +14,13 @@ import converters
 from autograph_cli import operators
 from autograph_cli.operators import do_not_convert
 
-__all__ = ["to_code", "to_graph", "do_not_convert", "compile_result", "convert_source", "AutoGraphWarning"]
+__all__ = ["to_code", "to_graph", "do_not_convert", "compile_result", "AutoGraphWarning"]
 
 _FACTORY = "__autograph_factory__"
 
 
 class AutoGraphWarning(UserWarning):
     """A function could not be converted and runs as written."""
-
-
-def convert_source(source: str, filename: str = "<string>", *, fast_path: bool = True) -> converters.ConversionResult:
-    return converters.convert(source, filename=filename, fast_path=fast_path)
 
 
 def _mapped_tree(code: str, line_of) -> ast.Module:
@@ -38,8 +34,9 @@ def _mapped_tree(code: str, line_of) -> ast.Module:
         end = getattr(node, "end_lineno", None)
         if end is not None:
             node.end_lineno = max(start, line_of(end))
-            if node.end_lineno != start or end != lineno:
-                node.end_col_offset = max(node.end_col_offset or 0, node.col_offset) if node.end_lineno == start else node.end_col_offset
+            if node.end_lineno == start and end != lineno:
+                # A span that folded onto one line must not end before it starts.
+                node.end_col_offset = max(node.end_col_offset or 0, node.col_offset)
     return tree
 
 

@@ -57,11 +57,6 @@ def _ast_preorder(body, out):
                 _ast_preorder(case.body, out)
 
 
-def _block_statements(block):
-    """Statements of a libcst block (IndentedBlock or SimpleStatementSuite)."""
-    return block.body
-
-
 def _cst_preorder(stmts, out):
     for stmt in stmts:
         if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
