@@ -12,6 +12,7 @@ import weakref
 
 import converters
 from autograph_cli import operators
+from autograph_cli._lines import compile_mapped
 from autograph_cli.operators import do_not_convert
 
 __all__ = ["to_code", "to_graph", "do_not_convert", "compile_result", "AutoGraphWarning"]
@@ -23,23 +24,6 @@ class AutoGraphWarning(UserWarning):
     """A function could not be converted and runs as written."""
 
 
-def _mapped_tree(code: str, line_of) -> ast.Module:
-    tree = ast.parse(code)
-    for node in ast.walk(tree):
-        lineno = getattr(node, "lineno", None)
-        if lineno is None:
-            continue
-        start = line_of(lineno)
-        node.lineno = start
-        end = getattr(node, "end_lineno", None)
-        if end is not None:
-            node.end_lineno = max(start, line_of(end))
-            if node.end_lineno == start and end != lineno:
-                # A span that folded onto one line must not end before it starts.
-                node.end_col_offset = max(node.end_col_offset or 0, node.col_offset)
-    return tree
-
-
 def compile_lines(code: str, line_map, filename: str) -> types.CodeType:
     """Compile ``code`` so that generated line i reports original line
     ``line_map[i - 1]`` under ``filename``."""
@@ -48,7 +32,7 @@ def compile_lines(code: str, line_map, filename: str) -> types.CodeType:
     def line_of(i):
         return line_map[i - 1] if 1 <= i <= last else i
 
-    return compile(_mapped_tree(code, line_of), filename, "exec", dont_inherit=True)
+    return compile_mapped(code, filename, line_of)
 
 
 def compile_result(result: converters.ConversionResult, *, line_offset: int = 0) -> types.CodeType:
@@ -59,7 +43,7 @@ def compile_result(result: converters.ConversionResult, *, line_offset: int = 0)
     def line_of(i):
         return (line_map[i - 1] if 1 <= i <= last else i) + line_offset
 
-    return compile(_mapped_tree(result.code, line_of), result.filename, "exec", dont_inherit=True)
+    return compile_mapped(result.code, result.filename, line_of)
 
 
 # -- functions ------------------------------------------------------------------
@@ -99,7 +83,7 @@ def _factory_code(result, code, name, start, filename):
         j = i - 1 - skip if i > skip else 0
         return line_map[min(j, len(line_map) - 1)]
 
-    factory_code = compile(_mapped_tree(factory_src, line_of), filename, "exec", dont_inherit=True)
+    factory_code = compile_mapped(factory_src, filename, line_of)
     # The factory's code object holds the converted function's code object.
     fcode = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY)
     return next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == name)

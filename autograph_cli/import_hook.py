@@ -8,8 +8,10 @@ module and binds the operators as ``ag__`` in its globals.
 
 Converted bytecode is cached beside the normal ``.pyc`` under a private tag
 (package version + a digest of the conversion options), validated by the
-source's hash, written atomically (temporary file + ``os.replace``), and not
-written at all under ``sys.dont_write_bytecode`` or in a read-only directory.
+source's hash (with the source's stat as a shortcut while it is unchanged:
+see ``ConvertingLoader``), written atomically (temporary file +
+``os.replace``), and not written at all under ``sys.dont_write_bytecode`` or
+in a read-only directory.
 
 A module whose docstring contains ``autograph: off`` is imported as written.
 
@@ -18,6 +20,8 @@ imported only when a module is actually converted.
 """
 from __future__ import annotations
 
+import _imp
+import _io
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -27,6 +31,7 @@ import marshal
 import os
 import sys
 import threading
+import time
 import types
 import warnings
 from typing import Iterable, Sequence
@@ -41,8 +46,14 @@ __all__ = [
 #: A module whose docstring contains this text is not converted.
 OPT_OUT_MARKER = "autograph: off"
 
+_MAGIC = importlib.util.MAGIC_NUMBER
 _FLAGS_CHECKED_HASH = 0b11  # PEP 552: hash-based, checked
 _FLAG_BINDS_AG = 0b100  # ours: the module's code uses ``ag__``
+_FLAG_STAT = 0b1000  # ours: the header holds the source's stat key
+_HEADER = 16 + 32  # pyc header + stat key
+_U64 = (1 << 64) - 1
+#: A source modified less than this long ago gets no stat key (see below).
+_RACY_NS = 2_000_000_000
 _install_lock = threading.RLock()
 
 
@@ -116,8 +127,21 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
     def __init__(self, fullname: str, path: str, hook: "_Hook"):
         super().__init__(fullname, path)
         self._hook = hook
+        self.cache_path = self._cache_path(path)
 
     # -- cache ----------------------------------------------------------------
+    #
+    # A cache file is a hash-based pyc header (PEP 552: magic, flags, the
+    # source's hash) followed by the source's stat key and the marshalled
+    # code. The hash decides: an entry is used only for the source it was
+    # made from. The stat key (mtime_ns, ctime_ns, size, inode) was recorded
+    # when that hash last matched; while the source's stat is unchanged its
+    # content is too, so a cached import costs a stat, not a read and a hash
+    # of the source (the check git's index makes). A key is recorded only
+    # for a source last modified more than _RACY_NS ago: an edit within the
+    # same timestamp tick would otherwise go unseen. Under
+    # ``--check-hash-based-pycs always`` every import hashes the source;
+    # under ``never`` the cache is trusted as it is.
 
     def _cache_path(self, source_path: str) -> str | None:
         try:
@@ -126,43 +150,57 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             return None
         return f"{plain[:-4]}.{self._hook.cache_tag}.pyc"
 
-    def _read_cache(self, cache_path: str, source_hash: bytes) -> tuple[types.CodeType, bool] | None:
+    def _cached_code(self, source_path: str, cache_path: str) -> tuple[types.CodeType, bool] | None:
+        """The cached code and whether it binds ``ag__``, or None when the
+        cache is missing, unreadable, of another version or stale."""
         try:
-            with open(cache_path, "rb") as f:
-                data = f.read()
+            with _io.FileIO(cache_path, "r") as f:
+                data = f.readall()
         except OSError:
             return None
-        if len(data) < 16 or data[:4] != importlib.util.MAGIC_NUMBER or data[8:16] != source_hash:
+        if len(data) < _HEADER or data[:4] != _MAGIC:
             return None
         flags = int.from_bytes(data[4:8], "little")
-        if flags & ~_FLAG_BINDS_AG != _FLAGS_CHECKED_HASH:
+        if flags & ~(_FLAG_BINDS_AG | _FLAG_STAT) != _FLAGS_CHECKED_HASH:
             return None
+        check = _imp.check_hash_based_pycs
+        if check != "never":
+            try:
+                key = _stat_key(os.stat(source_path))
+            except OSError:
+                return None
+            if check == "always" or not (flags & _FLAG_STAT and data[16:_HEADER] == key):
+                try:
+                    source = self.get_data(source_path)
+                except OSError:
+                    return None
+                if importlib.util.source_hash(source) != data[8:16]:
+                    return None
+                if check != "always" and not sys.dont_write_bytecode:
+                    self._refresh_key(cache_path, data, flags, key)
         try:
-            code = marshal.loads(memoryview(data)[16:])
+            code = marshal.loads(memoryview(data)[_HEADER:])
         except (EOFError, ValueError, TypeError):
             return None
         return (code, bool(flags & _FLAG_BINDS_AG)) if isinstance(code, types.CodeType) else None
 
-    def _write_cache(self, cache_path: str, source_hash: bytes, code: types.CodeType, binds_ag: bool) -> None:
+    def _refresh_key(self, cache_path: str, data: bytes, flags: int, key: bytes) -> None:
+        """The hash matched a source whose stat changed (touched, checked
+        out again, copied): record its stat key so later imports skip the hash."""
+        if _is_racy(key):
+            return
+        _write_atomic(cache_path, _header(flags | _FLAG_STAT, data[8:16], key) + memoryview(data)[_HEADER:])
+
+    def _write_cache(self, cache_path: str, source_hash: bytes, key: bytes | None, code: types.CodeType,
+                     binds_ag: bool) -> None:
         if sys.dont_write_bytecode:
             return
-        data = bytearray(importlib.util.MAGIC_NUMBER)
-        data += (_FLAGS_CHECKED_HASH | (_FLAG_BINDS_AG if binds_ag else 0)).to_bytes(4, "little")
-        data += source_hash
-        data += marshal.dumps(code)
-        directory = os.path.dirname(cache_path)
-        tmp = f"{cache_path}.{os.getpid()}.{threading.get_ident()}.tmp"
-        try:
-            os.makedirs(directory, exist_ok=True)
-            with open(tmp, "wb") as f:
-                f.write(data)
-            os.replace(tmp, cache_path)  # readers see the old file or the whole new one
-        except OSError:
-            # Read-only directory, full disk, ...: run without a cache.
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        flags = _FLAGS_CHECKED_HASH | (_FLAG_BINDS_AG if binds_ag else 0)
+        if key is None or _is_racy(key):
+            key = bytes(_HEADER - 16)
+        else:
+            flags |= _FLAG_STAT
+        _write_atomic(cache_path, _header(flags, source_hash, key) + marshal.dumps(code))
 
     # -- loading --------------------------------------------------------------
 
@@ -171,19 +209,22 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
 
     def _code_and_binding(self, fullname: str) -> tuple[types.CodeType, bool]:
         """The module's code, and whether it needs ``ag__`` bound."""
-        source_path = self.get_filename(fullname)
-        data = self.get_data(source_path)
-        source_hash = importlib.util.source_hash(data)
-        cache_path = self._cache_path(source_path)
+        source_path = self.path
+        cache_path = self.cache_path
         if cache_path is not None:
-            hit = self._read_cache(cache_path, source_hash)
+            hit = self._cached_code(source_path, cache_path)
             if hit is not None:
                 _fix_filename(hit[0], source_path)
                 return hit
+        try:
+            key = _stat_key(os.stat(source_path))  # before the read: a later edit changes it
+        except OSError:
+            key = None
+        data = self.get_data(source_path)
         code, cacheable = self._convert(fullname, source_path, data)
         binds_ag = _uses_ag(code)
         if cache_path is not None and cacheable:
-            self._write_cache(cache_path, source_hash, code, binds_ag)
+            self._write_cache(cache_path, importlib.util.source_hash(data), key, code, binds_ag)
         return code, binds_ag
 
     def _convert(self, fullname: str, source_path: str, data: bytes) -> tuple[types.CodeType, bool]:
@@ -225,19 +266,52 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
     def exec_module(self, module: types.ModuleType) -> None:
         code, binds_ag = self._code_and_binding(module.__name__)
         if binds_ag:
-            from autograph_cli import operators
-
+            operators = sys.modules.get("autograph_cli.operators")
+            if operators is None:
+                from autograph_cli import operators
             module.__dict__["ag__"] = operators
         exec(code, module.__dict__)
 
 
 def _fix_filename(code: types.CodeType, path: str) -> None:
     if code.co_filename != path:
-        try:
-            import _imp
+        _imp._fix_co_filename(code, path)
 
-            _imp._fix_co_filename(code, path)
-        except (ImportError, AttributeError):  # pragma: no cover - not CPython
+
+def _stat_key(st: os.stat_result) -> bytes:
+    return b"".join([
+        st.st_mtime_ns.to_bytes(8, "little", signed=True),
+        st.st_ctime_ns.to_bytes(8, "little", signed=True),
+        (st.st_size & _U64).to_bytes(8, "little"),
+        (st.st_ino & _U64).to_bytes(8, "little"),
+    ])
+
+
+def _is_racy(key: bytes) -> bool:
+    """Whether the source was modified too recently for its stat to vouch
+    for its content (a second edit in the same timestamp tick, or a clock
+    ahead of ours)."""
+    mtime_ns = int.from_bytes(key[:8], "little", signed=True)
+    return time.time_ns() - mtime_ns < _RACY_NS
+
+
+def _header(flags: int, source_hash: bytes, key: bytes) -> bytes:
+    return b"".join([_MAGIC, flags.to_bytes(4, "little"), source_hash, key])
+
+
+def _write_atomic(path: str, data) -> None:
+    """Readers see the old file or the whole new one; any OSError (read-only
+    directory, full disk, ...) leaves things as they were."""
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
             pass
 
 
@@ -279,7 +353,7 @@ class _Hook(importlib.abc.MetaPathFinder):
                 continue
             if type(spec.loader) is importlib.machinery.SourceFileLoader and spec.origin:
                 spec.loader = ConvertingLoader(spec.name, spec.origin, self)
-                spec.cached = spec.loader._cache_path(spec.origin)
+                spec.cached = spec.loader.cache_path
             return spec
         return None
 

@@ -14,6 +14,7 @@ body is the functional form alone.
 """
 from __future__ import annotations
 
+import bisect
 import re
 
 import libcst as cst
@@ -29,16 +30,42 @@ from converters.jumps import JumpLowering, block_statements
 class ModuleState:
     """What the functions of one module share."""
 
-    def __init__(self, source: str, lines: dict, cols: dict, lazy: bool = False):
+    def __init__(self, source: str, lines: dict, cols: dict, ends: dict | None = None, first_line: int = 1):
         self.source = source
-        self.lazy = lazy
         # lazy mode: the functional forms, as module-level defs compiled on first use
         self.functional_defs: list = []
         self.functional_qualnames: list = []
         self.identifiers = frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
         self.lines = lines
         self.cols = cols
+        self.ends = ends or {}
+        self._first_line = first_line
+        self._private_lines: list[int] | None = None
         self.report: list[FunctionReport] = []
+
+    def has_private_names(self, fn: cst.FunctionDef) -> bool:
+        """Whether ``fn``'s text may use a private name (``__x``), which
+        Python mangles inside a class. A quick test on the source text (a
+        hit in a string or comment only costs an unneeded mangling pass)."""
+        if self._private_lines is None:
+            text = self.source.replace("\r\n", "\n").replace("\r", "\n")
+            found, line, pos = [], self._first_line, 0
+            for m in _PRIVATE.finditer(text):
+                if m.group().endswith("__"):
+                    continue
+                line += text.count("\n", pos, m.start())
+                pos = m.start()
+                if not found or found[-1] != line:
+                    found.append(line)
+            self._private_lines = found
+        start, end = self.lines.get(fn), self.ends.get(fn)
+        if start is None or end is None:
+            return bool(self._private_lines)
+        i = bisect.bisect_left(self._private_lines, start)
+        return i < len(self._private_lines) and self._private_lines[i] <= end
+
+
+_PRIVATE = re.compile(r"(?<![A-Za-z0-9_])__[A-Za-z0-9_]*")
 
 
 class FunctionContext:
@@ -300,7 +327,7 @@ def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts
     pass_class = ctx.info.uses_super
     fparams = (["__class__"] if pass_class else []) + params
     body = [*hoisted, *decls, *functional]
-    if "." in qualname:
+    if "." in qualname and module.has_private_names(fn):
         # A method: its private names (self.__x) get the class's mangling,
         # which a module-level function would not.
         body = [stmt.visit(_Mangle(qualname.split(".")[-2])) for stmt in body]

@@ -37,12 +37,15 @@ def _parse(source: str, filename: str):
     return tree, module
 
 
-def _def_columns(tree) -> list:
-    cols = []
+def _def_spans(tree) -> list:
+    """(first line, column of ``def``, last line) of every function; the
+    first line is the first decorator's, as in the statement line table."""
+    spans = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            cols.append((node.lineno, node.col_offset + 1))
-    return cols
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            spans.append((first, node.col_offset + 1, node.end_lineno or node.lineno))
+    return spans
 
 
 def _find(stmts, parts):
@@ -81,12 +84,13 @@ def convert(
     if first_line != 1:
         shift = first_line - 1
         lines = {k: v + shift for k, v in lines.items()}
-    cols = {}
-    col_by_line = {line + first_line - 1: col for line, col in _def_columns(tree)}
+    cols, ends = {}, {}
+    shift = first_line - 1
+    by_line = {line + shift: (col, end + shift) for line, col, end in _def_spans(tree)}
     for node, line in lines.items():
-        if isinstance(node, cst.FunctionDef):
-            cols[node] = col_by_line.get(line, 1)
-    state = ModuleState(source, lines, cols)
+        if isinstance(node, cst.FunctionDef) and line in by_line:
+            cols[node], ends[node] = by_line[line]
+    state = ModuleState(source, lines, cols, ends, first_line)
     lazy = lazy and fast_path and function is None
     body = BlockWalker(state, fast_path, lazy).block(list(module.body), "")
     if state.functional_defs:

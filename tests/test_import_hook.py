@@ -205,6 +205,75 @@ def test_cache_tag_invalidation_and_options(proj):
     assert not (proj / "__pycache__" / f"mymod.{sys.implementation.cache_tag}.pyc").exists()
 
 
+# Counts what a cached import does: reads of the source, conversions.
+SPY = """
+    import sys, autograph_cli
+    from autograph_cli import import_hook
+    log = []
+    read, convert = import_hook.ConvertingLoader.get_data, import_hook.ConvertingLoader._convert
+    def spy_read(self, path):
+        log.append("read")
+        return read(self, path)
+    def spy_convert(self, *a):
+        log.append("convert")
+        return convert(self, *a)
+    import_hook.ConvertingLoader.get_data = spy_read
+    import_hook.ConvertingLoader._convert = spy_convert
+    autograph_cli.install_import_hook(["mymod"])
+    import mymod
+    print(mymod.collatz(6), "+".join(log) or "-")
+"""
+
+
+def _age(path: Path, seconds: int = 3600) -> None:
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 10**9))
+
+
+def test_cache_skips_the_source_while_its_stat_is_unchanged(proj):
+    src = proj / "mymod.py"
+    _age(src)  # not edited a moment ago
+    assert py(SPY, proj).stdout.split() == ["8", "read+convert"]
+    # Cached: a stat of the source, no read, no hash, no conversion.
+    assert py(SPY, proj).stdout.split() == ["8", "-"]
+    # Touched, content unchanged: read and hashed once, the cache is kept
+    # (not converted again) and its stat key refreshed.
+    _age(src, 1800)
+    assert py(SPY, proj).stdout.split() == ["8", "read"]
+    assert py(SPY, proj).stdout.split() == ["8", "-"]
+    # Edited to the same size with the old mtime put back: the stat key still
+    # differs (ctime), the hash decides, the module is converted again.
+    st = os.stat(src)
+    src.write_text(MOD.replace("steps = 0", "steps = 1"))
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert py(SPY, proj).stdout.split() == ["9", "read+read+convert"]
+    assert py(SPY, proj).stdout.split() == ["9", "-"]
+
+
+def test_a_source_edited_a_moment_ago_is_hashed_on_every_import(proj):
+    # Two edits within one timestamp tick could leave the same stat behind:
+    # until the source is older than that, the hash decides every time.
+    assert py(SPY, proj).stdout.split() == ["8", "read+convert"]
+    assert py(SPY, proj).stdout.split() == ["8", "read"]
+
+
+@pytest.mark.parametrize("mode, second, after_edit", [
+    ("always", "read", "read+read+convert"),  # hashed every time
+    ("never", "-", "-"),  # as CPython's checked hash-based pycs: trusted as they are
+])
+def test_check_hash_based_pycs_option(proj, mode, second, after_edit):
+    src = proj / "mymod.py"
+    _age(src)
+    run = lambda: subprocess.run(  # noqa: E731
+        [sys.executable, "--check-hash-based-pycs", mode, "-c", textwrap.dedent(SPY)], cwd=proj,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(proj)},
+        capture_output=True, text=True, timeout=120, check=True).stdout.split()
+    assert run() == ["8", "read+convert"]
+    assert run() == ["8", second]
+    src.write_text(MOD.replace("steps = 0", "steps = 1"))
+    assert run() == (["9", after_edit] if mode == "always" else ["8", after_edit])
+
+
 def test_dont_write_bytecode_and_unwritable_cache_dir(proj):
     code = """
         import autograph_cli
@@ -387,3 +456,73 @@ def test_a_converter_failure_imports_the_module_as_written_with_a_warning(proj):
         assert out.startswith("8 False ['"), out
         assert "mymod.py:" in out and "internal error, the converted module does not compile" in out
     assert cache_files(proj) == []
+
+
+PRIVATE = textwrap.dedent('''\
+    class Account:
+        def __init__(self, balance):
+            self.__balance = balance
+
+        def plain(self, xs):
+            total = 0
+            for x in xs:
+                if x > 0:
+                    total += x
+            return total
+
+        def withdraw(self, amounts):
+            taken = []
+            for n in amounts:
+                if n > self.__balance:
+                    break
+                self.__balance -= n + self.__fee(n)
+                taken.append(n)
+            return taken, self.__balance
+
+        def __fee(self, n):
+            if n > 5:
+                return 1
+            return 0
+
+        def nested(self, k):
+            def helper(j):
+                if j:
+                    return self.__balance + j
+                return -1
+            return [helper(j) for j in range(k)]
+
+
+    class __Hidden:
+        def peek(self, a):
+            if a:
+                return self.__secret(a)
+            return None
+
+        def __secret(self, a):
+            return a * 2
+
+
+    def run():
+        acct = Account(20)
+        out = [acct.plain([1, -2, 3]), acct.withdraw([3, 7, 4, 30]), acct.nested(3)]
+        out.append(globals()["__Hidden"]().peek(5))
+        return out
+    ''')
+
+
+def test_private_names_in_methods_keep_their_mangling(proj):
+    # The lazy functional form moves method bodies out of their class: the
+    # names Python mangles there (self.__x, __method) must be mangled alike.
+    (proj / "private.py").write_text(PRIVATE)
+    code = """
+        import autograph_cli
+        {setup}
+        import private
+        print(private.run(), "ag__" in vars(private))
+    """
+    plain = py(code.format(setup=""), proj).stdout
+    forced = ("autograph_cli.install_import_hook(['private']); "
+              "import autograph_cli.operators as ops; ops.force_functional(True)")
+    hooked = py(code.format(setup=forced), proj).stdout
+    assert plain.endswith("False\n") and hooked == plain.replace("False", "True")
+    assert plain.startswith("[4, ([3, 7, 4], 5), [-1, 6, 7], 10]")

@@ -1,0 +1,111 @@
+"""Compiling generated code so that it reports the user's lines.
+
+Converted code is printed with extra lines (helper functions, guards), and a
+line map says which original line each generated line stands for. The code is
+compiled as it is and the finished code objects get their line numbers
+rewritten: ``co_firstlineno`` and the location table (PEP 657; the format is
+CPython's ``Objects/locations.md``, unchanged from 3.11 to 3.13).
+
+Where that format is not known (3.10, 3.14 and later) the generated source is
+parsed with ``ast``, every node's line is mapped and the tree is compiled: the
+same result, about three times the cost.
+"""
+from __future__ import annotations
+
+import ast
+import sys
+import types
+from typing import Callable
+
+LineOf = Callable[[int], int]
+
+_REWRITES_TABLE = (3, 11) <= sys.version_info[:2] <= (3, 13)
+
+# Location-table entry kinds (the 4 bits after the entry's marker bit).
+_NO_COLUMNS = 13
+_LONG = 14
+_NONE = 15
+
+
+def compile_mapped(source: str, filename: str, line_of: LineOf) -> types.CodeType:
+    """``compile(source, filename, "exec")`` with generated line ``i``
+    reported as ``line_of(i)`` (also in end lines, where a span that folds
+    onto one line keeps a column range that does not end before it starts)."""
+    if _REWRITES_TABLE:
+        return _remap(compile(source, filename, "exec", dont_inherit=True), line_of)
+    return compile(mapped_tree(source, line_of), filename, "exec", dont_inherit=True)
+
+
+def mapped_tree(source: str, line_of: LineOf) -> ast.Module:
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        lineno = getattr(node, "lineno", None)
+        if lineno is None:
+            continue
+        start = line_of(lineno)
+        node.lineno = start
+        end = getattr(node, "end_lineno", None)
+        if end is not None:
+            node.end_lineno = max(start, line_of(end))
+            if node.end_lineno == start and end != lineno:
+                node.end_col_offset = max(node.end_col_offset or 0, node.col_offset)
+    return tree
+
+
+def _remap(code: types.CodeType, line_of: LineOf) -> types.CodeType:
+    consts = code.co_consts
+    if any(type(c) is types.CodeType for c in consts):
+        consts = tuple(_remap(c, line_of) if type(c) is types.CodeType else c for c in consts)
+    first = line_of(code.co_firstlineno)
+    return code.replace(co_firstlineno=first, co_linetable=_table(code, line_of, first), co_consts=consts)
+
+
+def _table(code: types.CodeType, line_of: LineOf, first: int) -> bytes:
+    """A location table with every line mapped: one entry per run of equal
+    positions (at most 8 code units each), in the long form, or the short
+    forms for 'no columns' and 'no location'."""
+    out = bytearray()
+    prev_line = first
+    run, length = None, 0
+    for pos in code.co_positions():
+        if pos == run and length < 8:
+            length += 1
+            continue
+        if length:
+            prev_line = _entry(out, run, length, prev_line, line_of)
+        run, length = pos, 1
+    if length:
+        _entry(out, run, length, prev_line, line_of)
+    return bytes(out)
+
+
+def _entry(out: bytearray, pos, length: int, prev_line: int, line_of: LineOf) -> int:
+    line, end_line, col, end_col = pos
+    if line is None:
+        out.append(0x80 | _NONE << 3 | length - 1)
+        return prev_line
+    start = line_of(line)
+    if col is None and end_col is None and end_line in (None, line):
+        out.append(0x80 | _NO_COLUMNS << 3 | length - 1)
+        _svarint(out, start - prev_line)
+        return start
+    end = start if end_line is None else max(start, line_of(end_line))
+    if end == start and end_line != line and col is not None and end_col is not None:
+        end_col = max(end_col, col)
+    out.append(0x80 | _LONG << 3 | length - 1)
+    _svarint(out, start - prev_line)
+    _varint(out, end - start)
+    _varint(out, 0 if col is None else col + 1)  # 0: unknown
+    _varint(out, 0 if end_col is None else end_col + 1)
+    return start
+
+
+def _varint(out: bytearray, value: int) -> None:
+    while value >= 64:
+        out.append(64 | value & 63)
+        value >>= 6
+    out.append(value)
+
+
+def _svarint(out: bytearray, value: int) -> None:
+    _varint(out, -value << 1 | 1 if value < 0 else value << 1)

@@ -1,0 +1,100 @@
+"""Converted code reports the user's lines: the location tables that
+``autograph_cli._lines`` rewrites, checked against an independent mapping of
+the positions the compiler produced, and against the ``ast`` route (map every
+node's line, compile the tree) on real converted standard-library modules."""
+from __future__ import annotations
+
+import importlib.util
+import linecache
+import traceback
+import types
+
+import pytest
+
+import converters
+from autograph_cli import _lines
+
+MODULES = ["textwrap", "difflib", "calendar", "fractions", "shlex", "heapq", "argparse", "dataclasses"]
+
+
+def _code_objects(code):
+    yield code
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            yield from _code_objects(c)
+
+
+def _converted(name, lazy=True):
+    path = importlib.util.find_spec(name).origin
+    with open(path, encoding="utf-8") as f:
+        result = converters.convert(f.read(), filename=path, fast_path=True, lazy=lazy)
+    line_map = result.line_map
+
+    def line_of(i):
+        return line_map[i - 1] if 1 <= i <= len(line_map) else i
+
+    return result, line_of
+
+
+def _expected(positions, line_of):
+    out = []
+    for line, end_line, col, end_col in positions:
+        if line is None:
+            out.append((None, end_line, col, end_col))
+            continue
+        start = line_of(line)
+        end = None if end_line is None else max(start, line_of(end_line))
+        if end == start and end_line != line and col is not None and end_col is not None:
+            end_col = max(end_col, col)
+        out.append((start, end, col, end_col))
+    return out
+
+
+@pytest.mark.skipif(not _lines._REWRITES_TABLE, reason="this Python's location table is not rewritten")
+@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("lazy", [True, False])
+def test_rewritten_tables_report_the_mapped_positions(name, lazy):
+    result, line_of = _converted(name, lazy)
+    plain = compile(result.code, result.filename, "exec", dont_inherit=True)
+    mapped = _lines.compile_mapped(result.code, result.filename, line_of)
+    via_ast = compile(_lines.mapped_tree(result.code, line_of), result.filename, "exec", dont_inherit=True)
+    codes = list(zip(_code_objects(plain), _code_objects(mapped), _code_objects(via_ast)))
+    assert len(codes) == len(list(_code_objects(plain))) > 10
+    for p, m, a in codes:
+        assert m.co_code == p.co_code and m.co_qualname == p.co_qualname
+        assert list(m.co_positions()) == _expected(p.co_positions(), line_of), m.co_qualname
+        # The same lines, and first lines, as compiling a line-mapped tree.
+        assert m.co_firstlineno == a.co_firstlineno, m.co_qualname
+        assert {x for *_, x in m.co_lines()} == {x for *_, x in a.co_lines()}, m.co_qualname
+
+
+def test_a_traceback_shows_the_original_line(tmp_path):
+    src = (
+        "def f(xs):\n"
+        "    total = 0\n"
+        "    for x in xs:\n"
+        "        if x < 0:\n"
+        "            raise ValueError(\n"
+        "                f'negative: {x}')\n"
+        "        total += x\n"
+        "    return total\n"
+    )
+    path = str(tmp_path / "mod.py")
+    (tmp_path / "mod.py").write_text(src)
+    result = converters.convert(src, filename=path, fast_path=False)
+    assert result.code.count("\n") > src.count("\n")  # the functional form has more lines
+
+    def line_of(i):
+        return result.line_map[i - 1] if 1 <= i <= len(result.line_map) else i
+
+    from autograph_cli import operators
+
+    namespace = {"ag__": operators}
+    exec(_lines.compile_mapped(result.code, path, line_of), namespace)
+    linecache.checkcache(path)
+    with pytest.raises(ValueError) as info:
+        namespace["f"]([1, 2, -3])
+    frame = traceback.extract_tb(info.tb)[-1]
+    # (the frame is a helper of the functional form: named if_body_N)
+    assert (frame.filename, frame.lineno, frame.end_lineno) == (path, 5, 6)
+    assert frame.line == "raise ValueError("
