@@ -62,8 +62,7 @@ def _remap(code: types.CodeType, line_of: LineOf) -> types.CodeType:
 
 def _table(code: types.CodeType, line_of: LineOf, first: int) -> bytes:
     """A location table with every line mapped: one entry per run of equal
-    positions (at most 8 code units each), in the long form, or the short
-    forms for 'no columns' and 'no location'."""
+    positions (at most 8 code units each)."""
     out = bytearray()
     prev_line = first
     run, length = None, 0
@@ -80,20 +79,34 @@ def _table(code: types.CodeType, line_of: LineOf, first: int) -> bytes:
 
 
 def _entry(out: bytearray, pos, length: int, prev_line: int, line_of: LineOf) -> int:
+    """Append one entry in the smallest form that holds it, as CPython's
+    compiler chooses; return the line the next entry is relative to."""
     line, end_line, col, end_col = pos
+    marker = 0x80 | length - 1
     if line is None:
-        out.append(0x80 | _NONE << 3 | length - 1)
+        out.append(marker | _NONE << 3)
         return prev_line
     start = line_of(line)
+    delta = start - prev_line
     if col is None and end_col is None and end_line in (None, line):
-        out.append(0x80 | _NO_COLUMNS << 3 | length - 1)
-        _svarint(out, start - prev_line)
+        out.append(marker | _NO_COLUMNS << 3)
+        _svarint(out, delta)
         return start
     end = start if end_line is None else max(start, line_of(end_line))
     if end == start and end_line != line and col is not None and end_col is not None:
         end_col = max(end_col, col)
-    out.append(0x80 | _LONG << 3 | length - 1)
-    _svarint(out, start - prev_line)
+    if end == start and col is not None and end_col is not None:
+        if delta == 0 and col < 80 and 0 <= end_col - col < 16:
+            out.append(marker | (col >> 3) << 3)
+            out.append((col & 7) << 4 | end_col - col)
+            return start
+        if 0 <= delta < 3 and col < 128 and end_col < 128:
+            out.append(marker | (10 + delta) << 3)
+            out.append(col)
+            out.append(end_col)
+            return start
+    out.append(marker | _LONG << 3)
+    _svarint(out, delta)
     _varint(out, end - start)
     _varint(out, 0 if col is None else col + 1)  # 0: unknown
     _varint(out, 0 if end_col is None else end_col + 1)
