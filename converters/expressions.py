@@ -3,7 +3,8 @@
 - logical: ``a and b`` -> ``ag__.and_(a, lambda: b)`` (chains flattened),
   ``or`` likewise, ``not a`` -> ``ag__.not_(a)``;
 - conditional expressions: ``x if c else y`` -> ``ag__.if_exp(c, lambda: x, lambda: y)``;
-- calls: ``f(...)`` -> ``ag__.converted(f)(...)``; zero-argument ``super()``
+- calls: ``f(...)`` -> ``ag__.converted(f)(...)`` (not builtins whose staged
+  meaning is their Python one, nor methods of literals); zero-argument ``super()``
   -> ``super(__class__, <first parameter>)`` (it would not work inside the
   helper functions the control-flow converter creates).
 
@@ -121,9 +122,20 @@ class ExpressionConverter(FastTransformer):
                 )
             if func.value in _PLAIN_CALLS and func.value not in self.local_names:
                 return updated
-        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == n.AG:
-            return updated
+        elif isinstance(func, cst.Attribute):
+            if isinstance(func.value, cst.Name) and func.value.value == n.AG:
+                return updated
+            if isinstance(func.value, _LITERALS):
+                return updated  # ', '.join(...), '{}'.format(...): a builtin type's method
         return updated.with_changes(func=n.ag_call("converted", func))
+
+
+# Expressions whose value is always of a builtin type (str, bytes, numbers,
+# list, dict, set, tuple): calling one of its methods needs no conversion.
+_LITERALS = (
+    cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer, cst.Float, cst.Imaginary,
+    cst.List, cst.Dict, cst.Set, cst.Tuple, cst.ListComp, cst.DictComp, cst.SetComp,
+)
 
 
 _STRIPPABLE = (
