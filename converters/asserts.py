@@ -1,18 +1,23 @@
-"""``assert test, msg`` -> ``assert ag__.assert_stmt(test), msg``.
+"""``assert test, msg`` -> ``assert ag__.assert_stmt(test, lambda: msg), msg``.
 
 It stays a real ``assert``: ``python -O`` still strips it, the message stays
 lazy, and a failure is raised from the user's own line. On a Python value
-``assert_stmt`` returns the test unchanged; on a staged one the backend
-records a staged check and returns True.
+``assert_stmt`` returns the test unchanged (the lambda is not called); on a
+staged one the backend records a staged check carrying the message (the
+lambda, called once while tracing) and returns True.
 """
 from __future__ import annotations
 
 import libcst as cst
 
 from converters import _nodes as n
+from converters.expressions import _cannot_defer
 
 
 def convert(small):
     if not isinstance(small, cst.Assert):
         return None
-    return small.with_changes(test=n.ag_call("assert_stmt", small.test))
+    args = [small.test]
+    if small.msg is not None and not _cannot_defer(small.msg):
+        args.append(n.lam(small.msg))
+    return small.with_changes(test=n.ag_call("assert_stmt", *args))

@@ -550,3 +550,52 @@ def test_function_of_a_bound_method_is_converted():
     f = tf.function(c.run)
     assert f(tf.constant(10)).numpy() == 7
     assert "while" in [n.name for n in f.get_concrete_function(tf.constant(1)).graph.as_graph_def().node]
+
+
+def test_a_staged_assert_fails_with_the_users_message_at_run_time():
+    calls = []
+
+    def message(x):
+        calls.append(x)
+        return f"x must be positive, got a tensor of shape {x.shape}"
+
+    @tf.function
+    def checked(x):
+        assert x > 0, message(x)
+        return x * 2
+
+    assert checked(tf.constant(3)).numpy() == 6
+    assert len(calls) == 1  # the message is built once, while tracing
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        checked(tf.constant(-1))
+    import inspect
+
+    lines, start = inspect.getsourcelines(checked.python_function)
+    line = start + next(i for i, text in enumerate(lines) if "assert x > 0" in text)
+    assert "x must be positive, got a tensor of shape ()" in str(e.value)
+    assert f"(defined at {__file__}:{line})" in str(e.value)
+    assert len(calls) == 1  # no retrace
+
+
+def test_an_assert_on_python_values_stays_pythons_assert():
+    calls = []
+
+    def message(x):
+        calls.append(x)
+        return f"x must be positive, got {x}"
+
+    def checked(x):
+        assert x > 0, message(x)
+        return x * 2
+
+    from autograph_cli import operators, to_graph
+
+    converted = to_graph(checked)
+    prev = operators.force_functional(True)  # the form that runs under a trace
+    try:
+        assert converted(3) == 6 and calls == []  # the message only on failure
+        with pytest.raises(AssertionError, match="x must be positive, got -1"):
+            converted(-1)
+    finally:
+        operators.force_functional(prev)
+    assert calls == [-1]

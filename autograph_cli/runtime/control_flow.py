@@ -899,11 +899,12 @@ class Backend:
         return ops.logical_not(value)
 
     def assert_stmt(self, cond, msg_fn=None):
-        msg = f"Assertion failed: {getattr(cond, 'name', cond)} is false" if msg_fn is None else msg_fn()
-        if isinstance(msg, Tensor):
-            msg = str(msg)
+        if msg_fn is None:
+            msg = f"{getattr(cond, 'name', cond)} is false"
+        else:
+            msg = msg_fn()  # the user's message, built once while tracing
         c = _bool_pred(cond, "an assert statement")
-        ops.apply(ASSERT, [c], {"message": str(msg)})
+        ops.apply(ASSERT, [c], {"message": f"Assertion failed: {msg}"})
         return True  # converted code may check the result with Python's assert
 
     def list_append(self, lst, value):
