@@ -2,6 +2,11 @@
 
 - statement ``xs.append(v)`` -> ``xs = ag__.list_append(xs, v)``
 - statement ``v = xs.pop(...)`` -> ``xs, v = ag__.list_pop(xs, ...)``
+- statement ``xs.pop(...)`` -> ``xs = ag__.list_pop(xs, ...)[0]``
+- ``return xs.pop(...)`` -> ``return ag__.list_pop(xs, ...)[1]``
+
+(``pop`` elsewhere in an expression stays as written: a staged list cannot
+change in the middle of an expression, and says so when it is tried.)
 
 Only local variables of the function are rewritten (``self.xs.append`` or a
 global list stay as written): the rebinding must not change which object any
@@ -28,6 +33,18 @@ def _method_call(expr, method):
     return None
 
 
+def _pop(expr, is_local):
+    """``(list name, pop arguments)`` when ``expr`` is ``xs.pop(...)`` on a local."""
+    found = _method_call(expr, "pop")
+    if found and len(found[1]) <= 1 and is_local(found[0]):
+        return found
+    return None
+
+
+def _item(expr, index: int):
+    return cst.Subscript(value=expr, slice=[cst.SubscriptElement(cst.Index(cst.Integer(str(index))))])
+
+
 def convert(small, is_local):
     if isinstance(small, cst.Expr):
         found = _method_call(small.value, "append")
@@ -37,10 +54,23 @@ def convert(small, is_local):
                 targets=[cst.AssignTarget(n.name(target))],
                 value=n.ag_call("list_append", n.name(target), args[0]),
             )
+        found = _pop(small.value, is_local)
+        if found:
+            target, args = found
+            return cst.Assign(
+                targets=[cst.AssignTarget(n.name(target))],
+                value=_item(n.ag_call("list_pop", n.name(target), *args), 0),
+            )
+        return None
+    if isinstance(small, cst.Return) and small.value is not None:
+        found = _pop(small.value, is_local)
+        if found:
+            target, args = found
+            return small.with_changes(value=_item(n.ag_call("list_pop", n.name(target), *args), 1))
         return None
     if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-        found = _method_call(small.value, "pop")
-        if found and len(found[1]) <= 1 and is_local(found[0]):
+        found = _pop(small.value, is_local)
+        if found:
             target, args = found
             if target == small.targets[0].target.value:
                 return None

@@ -363,6 +363,71 @@ def test_list_appended_in_a_staged_loop_becomes_a_tensor_array():
     assert squares(tf.constant(4)).numpy().tolist() == [0, 1, 4, 9]
 
 
+def _stack_program(n):
+    """A stack built in a loop and drained by pop statements."""
+    stack = []
+    for i in range(n):
+        stack.append(i + 1)
+    stack.pop()  # drop the top
+    total = 0
+    while len(stack) > 1:
+        top = stack.pop()
+        total = total * 10 + top
+    if len(stack) > 0:
+        last = stack.pop()
+        return total * 10 + last
+    return total
+
+
+def test_pop_from_a_list_staged_as_a_tensor_array():
+    def staged(n):
+        stack = []
+        for i in tf.range(n):
+            stack.append(i + 1)
+        stack.pop()  # drop the top
+        total = 0
+        while len(stack) > 1:
+            top = stack.pop()
+            total = total * 10 + top
+        if len(stack) > 0:
+            last = stack.pop()
+            return total * 10 + last
+        return total
+
+    f = tf.function(staged)
+    for n in (0, 1, 2, 5):
+        if n == 0:
+            with pytest.raises(tf.errors.InvalidArgumentError, match="pop from an empty list"):
+                f(tf.constant(n))
+            with pytest.raises(IndexError, match="pop from empty list"):
+                _stack_program(n)
+            continue
+        assert f(tf.constant(n)).numpy() == _stack_program(n), n
+    ops = {node.op for node in f.get_concrete_function(tf.TensorSpec([], tf.int32)).graph.as_graph_def().node}
+    assert {"While", "TensorListPopBack"} <= ops
+
+    @tf.function
+    def top_of(n):
+        stack = []
+        for i in tf.range(n):
+            stack.append(i * 3)
+        return stack.pop()
+
+    assert top_of(tf.constant(4)).numpy() == 9
+
+
+def test_pop_inside_an_expression_on_a_staged_list_says_how_to_write_it():
+    @tf.function
+    def f(n):
+        stack = []
+        for i in tf.range(n):
+            stack.append(i)
+        return 1 + stack.pop()
+
+    with pytest.raises(NotImplementedError, match=r"write it as its own statement, `v = xs.pop\(\)`"):
+        f(tf.constant(3))
+
+
 def test_fizzbuzz_prints_at_run_time_and_traces_each_branch_once(capsys):
     @tf.function
     def fizzbuzz(n):

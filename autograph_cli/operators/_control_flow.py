@@ -2,6 +2,8 @@
 staging on registered types."""
 from __future__ import annotations
 
+import sys
+
 from autograph_cli.operators._dispatch import State, _by_type, _resolve
 
 
@@ -79,8 +81,13 @@ def _raise_at_statement(exc, body):
     code = getattr(body, "__code__", None)
     if code is None:
         raise exc
-    lineno = code.co_firstlineno
-    raiser = compile("\n" * (lineno - 1) + "raise __exception__", code.co_filename, "exec")
+    _raise_from(exc, code.co_filename, code.co_firstlineno)
+
+
+def _raise_from(exc, filename, lineno):
+    """Raise ``exc`` from a frame at ``filename:lineno`` (the innermost frame
+    of its traceback is then the user's line, not an operator's)."""
+    raiser = compile("\n" * (lineno - 1) + "raise __exception__", filename, "exec")
     try:
         exec(raiser, {"__exception__": exc.with_traceback(None)})
     finally:
@@ -144,15 +151,29 @@ def list_append(target, value):
     b = _backend(target)
     if b:
         return b.list_append(target, value)
-    target.append(value)
+    try:
+        target.append(value)
+    except Exception as e:
+        _raise_at_caller(e)
     return target
 
 
 def list_pop(target, *index):
     """Statement ``v = target.pop(*index)``; returns ``(list, v)``."""
-    if type(target) is list:
+    if type(target) is not list:
+        b = _backend(target)
+        if b:
+            return b.list_pop(target, index[0] if index else None)
+    try:
         return target, target.pop(*index)
-    b = _backend(target)
-    if b:
-        return b.list_pop(target, index[0] if index else None)
-    return target, target.pop(*index)
+    except Exception as e:
+        _raise_at_caller(e)
+
+
+def _raise_at_caller(exc):
+    """Re-raise an error of the list method the user called from the user's
+    line (the caller's), as the user's own statement would have raised it."""
+    frame = sys._getframe(2)
+    filename, lineno = frame.f_code.co_filename, frame.f_lineno
+    del frame
+    _raise_from(exc, filename, lineno)

@@ -918,7 +918,10 @@ class Backend:
     def list_pop(self, lst, index):
         if not isinstance(lst, TensorArray):
             return lst, (lst.pop() if index is None else lst.pop(index))
-        raise NotImplementedError("pop from a list that became a TensorArray in a staged loop is not supported")
+        if index is not None and not (isinstance(index, int) and index == -1):
+            raise NotImplementedError(
+                f"pop({index!r}) from a list staged as a TensorArray: only pop() (the last element) is supported")
+        return lst._pop()
 
     def staged_test_in_python_loop(self, kind, value, location):
         raise OperatorNotAllowedInGraphError(

@@ -44,6 +44,8 @@ def _write_kernel(h, i, v, dynamic):
 def _read_kernel(h, i, elem_shape, dtype):
     i = int(i)
     if not 0 <= i < len(h):
+        if not h:
+            raise IndexError("pop from an empty list" if i == -1 else f"Tried to read from index {i} of an empty array")
         raise IndexError(f"Tried to read from index {i} but array size is: {len(h)}")
     v = h[i]
     if v is None:
@@ -137,6 +139,13 @@ TA_CONCAT = ops.define(
     _concat_kernel,
     nofold=True,
 )
+def _pop_kernel(h, last):
+    # ``last`` (the element read before) only orders this op after the read.
+    h.pop()
+    return h
+
+
+TA_POP = ops.define("TensorListPopBack", lambda i, a: _H, _pop_kernel, effect=True)
 TA_SIZE = ops.define("TensorArraySizeV3", lambda i, a: [(dt.int32, TensorShape([]))], lambda h: np.int32(len(h)),
                      emit=lambda n, a, b: f"{b(np.int32)}(len({a[0]}))", nofold=True)
 TA_UNSTACK = ops.define("TensorArrayScatterV3", lambda i, a: _H, lambda v: list(np.asarray(v) if np.ndim(v) else [v]),
@@ -274,6 +283,24 @@ class TensorArray:
         for k in range(n):
             ta = ta.write(idx[k], v[k])
         return ta
+
+    def pop(self, *index):
+        where = "a list staged as a TensorArray" if self._is_list else "a TensorArray"
+        raise NotImplementedError(
+            f"pop() on {where} inside an expression: write it as its own statement, `v = xs.pop()`, which "
+            "autograph converts (a staged list cannot be changed in the middle of an expression)")
+
+    def _pop(self):
+        """The array without its last element, and that element: what the
+        statement ``v = xs.pop()`` does to a staged list."""
+        size = self.size()
+        if self._static_size == 0:
+            raise IndexError("pop from an empty TensorArray")
+        value = self.read(size - 1)
+        out = self._with(ops.apply1(TA_POP, [self._handle, value]))
+        if self._static_size is not None:
+            out._static_size = self._static_size - 1
+        return out, value
 
     def size(self, name=None):
         if self._static_size is not None and ctx.graph is not None:
