@@ -78,11 +78,11 @@ def _default_jobs(n_files: int) -> int:
     return max(1, min(os.cpu_count() or 1, n_files // 4))
 
 
-def _discover(paths, exclude, gitignore):
+def _discover(paths, exclude, gitignore, skip_dirs=()):
     from autograph_cli._cli.files import discover
 
     files, errors = [], []
-    for path, error in discover(paths, exclude=exclude, gitignore=gitignore):
+    for path, error in discover(paths, exclude=exclude, gitignore=gitignore, skip_dirs=skip_dirs):
         if error is not None:
             errors.append(str(error))
         else:
@@ -184,7 +184,8 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
         options.update(text=src.text, encoding=src.encoding, data=src.data)
         files = [src.path]
     else:
-        files, errors = _discover(paths, exclude, gitignore)
+        # The output directory is never input (a second run would convert its files again).
+        files, errors = _discover(paths, exclude, gitignore, skip_dirs=[output] if output else ())
     for line in errors:
         _err(line)
 

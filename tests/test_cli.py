@@ -323,13 +323,17 @@ def _bad_inputs(tmp_path):
     p.write_text("def f(x):\n" + "".join("    " * (i + 1) + "if x:\n" for i in range(120)) + "    " * 121 + "pass\n")
     cases["deep blocks"] = (p, ":")
     cases["missing"] = (tmp_path / "missing.py", ":1:1:")
+    if hasattr(os, "mkfifo"):
+        p = tmp_path / "fifo.py"
+        os.mkfifo(p)  # reading it would wait for a writer forever
+        cases["fifo"] = (p, ":1:1: not a regular file")
     return cases
 
 
 @pytest.mark.parametrize("command", ["to-code", "convert --check", "convert --in-place", "check"])
 def test_bad_input_is_one_located_line_and_exit_2(tmp_path, command):
     for name, (path, where) in _bad_inputs(tmp_path).items():
-        before = path.read_bytes() if path.exists() else None
+        before = path.read_bytes() if path.is_file() else None
         r = run(*command.split(), path)
         assert r.returncode == 2, (name, r.stdout, r.stderr)
         line = assert_one_located_line(r.stderr, str(path))
@@ -380,6 +384,55 @@ def test_in_place_preserves_encoding_bom_and_mode(tmp_path):
     assert (os.stat(f).st_mode & 0o777) == 0o640
     assert g.read_bytes().startswith(b"\xef\xbb\xbf")
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".autograph-")]
+
+
+def test_in_place_keeps_a_shebang_and_a_coding_line_first(tmp_path):
+    script = tmp_path / "tool.py"
+    body = "#!/usr/bin/env python3\n# -*- coding: latin-1 -*-\nNAME = 'caf\xe9'\n" + LOOPY.split('"""', 2)[2]
+    body += "\nprint(NAME, count_up(6), first_neg([1, -2]))\n"
+    script.write_bytes(body.encode("latin-1"))
+    os.chmod(script, 0o755)
+    r = run("convert", "--in-place", script)
+    assert r.returncode == 0, r.stderr
+    lines = script.read_bytes().decode("latin-1").splitlines()
+    assert lines[:2] == ["#!/usr/bin/env python3", "# -*- coding: latin-1 -*-"]
+    assert "from autograph_cli import operators as ag__" in lines and "ag__.fast" in "\n".join(lines)
+    out = subprocess.run([str(script)], capture_output=True, text=True, encoding="utf-8",
+                         env={**os.environ, "PYTHONIOENCODING": "utf-8",
+                              "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"})
+    assert (out.returncode, out.stdout) == (0, "caf\xe9 6 1\n"), out.stderr
+
+
+def test_in_place_through_a_symlink_updates_its_target(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    target = real / "mod.py"
+    target.write_text(LOOPY)
+    link = tmp_path / "link.py"
+    link.symlink_to(target)
+    r = run("convert", "--in-place", link)
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert "ag__" in target.read_text()
+
+
+def test_an_output_directory_inside_the_input_is_not_input(tmp_path):
+    src = _tree(tmp_path)
+    for _ in range(2):
+        r = run("convert", ".", "-o", "out", cwd=src)
+        assert r.returncode == 0, r.stderr
+    made = sorted(str(p.relative_to(src / "out")) for p in (src / "out").rglob("*.py"))
+    assert made and not any(m.startswith("out") for m in made), made
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_in_a_directory_is_skipped(tmp_path):
+    src = _tree(tmp_path)
+    os.mkfifo(src / "pipe.py")
+    for args in (["check", src], ["convert", "--check", src]):
+        r = run(*args)
+        assert r.returncode in (0, 1), (args, r.stderr)
+        assert "pipe.py" not in r.stdout + r.stderr
 
 
 def test_unknown_command_and_option_exit_2():

@@ -99,12 +99,22 @@ def read_source(path: str) -> Source:
     else:
         shown = path
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            # Non-blocking: opening a FIFO must not wait for a writer.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         except IsADirectoryError:
             raise SourceError(path, 1, 1, "is a directory") from None
         except OSError as e:
             raise SourceError(path, 1, 1, f"cannot read: {_os_message(e)}") from None
+        with os.fdopen(fd, "rb") as f:
+            try:
+                mode = os.fstat(fd).st_mode
+                if stat.S_ISDIR(mode):
+                    raise SourceError(path, 1, 1, "is a directory")
+                if not stat.S_ISREG(mode):
+                    raise SourceError(path, 1, 1, "not a regular file")
+                data = f.read()
+            except OSError as e:
+                raise SourceError(path, 1, 1, f"cannot read: {_os_message(e)}") from None
     text, encoding = decode(data, shown)
     return Source(shown, text, encoding, data)
 
@@ -121,6 +131,9 @@ def atomic_write(path: str, data: bytes) -> None:
 
     Raises ``SourceError`` (one located line) when it cannot.
     """
+    shown = path
+    if os.path.islink(path):
+        path = os.path.realpath(path)  # update the file a link points to, keep the link
     directory = os.path.dirname(os.path.abspath(path))
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
@@ -141,7 +154,7 @@ def atomic_write(path: str, data: bytes) -> None:
         os.replace(tmp, path)
         tmp = None
     except OSError as e:
-        raise SourceError(path, 1, 1, f"cannot write: {_os_message(e)}") from None
+        raise SourceError(shown, 1, 1, f"cannot write: {_os_message(e)}") from None
     finally:
         if tmp is not None:
             try:
@@ -266,18 +279,20 @@ def _ignored(git: list[IgnoreRules], excl: IgnoreRules | None, abspath: str, is_
     return verdict
 
 
-def discover(paths, *, exclude=(), gitignore: bool = True):
+def discover(paths, *, exclude=(), gitignore: bool = True, skip_dirs=()):
     """Yield ``(path, error)`` pairs in a stable order: the Python files the
     arguments name (``error`` None) and the arguments that name nothing
     (``error`` a ``SourceError``). Files named explicitly are always taken;
-    ``exclude`` and ``.gitignore`` apply to what directories contain."""
+    ``exclude`` and ``.gitignore`` apply to what directories contain, as
+    ``skip_dirs`` (e.g. the output directory of a conversion inside its input)."""
     seen = set()
+    skip = frozenset(os.path.realpath(d) for d in skip_dirs)
     for arg in paths:
         if arg == STDIN:
             yield arg, None
             continue
         if os.path.isdir(arg):
-            for path in _walk(arg, exclude, gitignore):
+            for path in _walk(arg, exclude, gitignore, skip):
                 key = os.path.realpath(path)
                 if key not in seen:
                     seen.add(key)
@@ -291,7 +306,7 @@ def discover(paths, *, exclude=(), gitignore: bool = True):
             yield arg, SourceError(arg, 1, 1, "no such file or directory")
 
 
-def _walk(top: str, exclude, gitignore: bool):
+def _walk(top: str, exclude, gitignore: bool, skip=frozenset()):
     top_abs = os.path.abspath(top)
     excl = IgnoreRules(top_abs, exclude) if exclude else None
     git: list[IgnoreRules] = []
@@ -312,10 +327,10 @@ def _walk(top: str, exclude, gitignore: bool):
                 rules = IgnoreRules.from_file(os.path.join(d, ".gitignore"))
                 if rules is not None:
                     git.append(rules)
-    yield from _walk_dir(top, top_abs, git, excl, gitignore)
+    yield from _walk_dir(top, top_abs, git, excl, gitignore, skip)
 
 
-def _walk_dir(shown: str, abspath: str, git, excl, gitignore: bool):
+def _walk_dir(shown: str, abspath: str, git, excl, gitignore: bool, skip=frozenset()):
     if gitignore:
         rules = IgnoreRules.from_file(os.path.join(abspath, ".gitignore"))
         if rules is not None:
@@ -336,13 +351,20 @@ def _walk_dir(shown: str, abspath: str, git, excl, gitignore: bool):
                 continue
             if _ignored(git, excl, child_abs, True):
                 continue
+            if skip and os.path.realpath(child_abs) in skip:
+                continue
             dirs.append(entry.name)
         elif entry.name.endswith(".py"):
+            try:
+                if not entry.is_file():  # a FIFO, socket or device named *.py
+                    continue
+            except OSError:
+                continue
             if _ignored(git, excl, child_abs, False):
                 continue
             yield os.path.join(shown, entry.name)
     for name in dirs:
-        yield from _walk_dir(os.path.join(shown, name), os.path.join(abspath, name), git, excl, gitignore)
+        yield from _walk_dir(os.path.join(shown, name), os.path.join(abspath, name), git, excl, gitignore, skip)
 
 
 def common_root(paths) -> str:

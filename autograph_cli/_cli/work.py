@@ -39,6 +39,12 @@ def bind_operators(code: str) -> str:
             return code
         break
     lines = code.splitlines(keepends=True)
+    # Below the comment lines heading the file: a #! line must stay first and
+    # a coding declaration within the first two lines.
+    lead = 0
+    while lead < len(lines) and (not lines[lead].strip() or lines[lead].lstrip().startswith("#")):
+        lead += 1
+    after = max(after, lead)
     newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
     if after and not lines[after - 1].endswith(("\n", "\r")):
         lines[after - 1] += newline
