@@ -45,10 +45,12 @@ __all__ = [
 
 #: A module whose docstring contains this text is not converted.
 OPT_OUT_MARKER = "autograph: off"
+#: What a converted module runs first (its code runs on its own: ``runpy``,
+#: ``loader.get_code`` and ``exec`` need nothing from the loader).
+BIND_OPERATORS = "from autograph_cli import operators as ag__"
 
 _MAGIC = importlib.util.MAGIC_NUMBER
 _FLAGS_CHECKED_HASH = 0b11  # PEP 552: hash-based, checked
-_FLAG_BINDS_AG = 0b100  # ours: the module's code uses ``ag__``
 _FLAG_STAT = 0b1000  # ours: the header holds the source's stat key
 _HEADER = 16 + 32  # pyc header + stat key
 _U64 = (1 << 64) - 1
@@ -111,16 +113,6 @@ def _has_opt_out(source: str) -> bool:
     return bool(doc) and OPT_OUT_MARKER in doc
 
 
-def _uses_ag(code: types.CodeType) -> bool:
-    stack = [code]
-    while stack:
-        c = stack.pop()
-        if "ag__" in c.co_names:
-            return True
-        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-    return False
-
-
 class ConvertingLoader(importlib.machinery.SourceFileLoader):
     """A source loader whose code is the converted module."""
 
@@ -150,9 +142,9 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             return None
         return f"{plain[:-4]}.{self._hook.cache_tag}.pyc"
 
-    def _cached_code(self, source_path: str, cache_path: str) -> tuple[types.CodeType, bool] | None:
-        """The cached code and whether it binds ``ag__``, or None when the
-        cache is missing, unreadable, of another version or stale."""
+    def _cached_code(self, source_path: str, cache_path: str) -> types.CodeType | None:
+        """The cached code, or None when the cache is missing, unreadable,
+        of another version or stale."""
         try:
             with _io.FileIO(cache_path, "r") as f:
                 data = f.readall()
@@ -161,7 +153,7 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
         if len(data) < _HEADER or data[:4] != _MAGIC:
             return None
         flags = int.from_bytes(data[4:8], "little")
-        if flags & ~(_FLAG_BINDS_AG | _FLAG_STAT) != _FLAGS_CHECKED_HASH:
+        if flags & ~_FLAG_STAT != _FLAGS_CHECKED_HASH:
             return None
         check = _imp.check_hash_based_pycs
         if check != "never":
@@ -182,7 +174,7 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             code = marshal.loads(memoryview(data)[_HEADER:])
         except (EOFError, ValueError, TypeError):
             return None
-        return (code, bool(flags & _FLAG_BINDS_AG)) if isinstance(code, types.CodeType) else None
+        return code if isinstance(code, types.CodeType) else None
 
     def _refresh_key(self, cache_path: str, data: bytes, flags: int, key: bytes) -> None:
         """The hash matched a source whose stat changed (touched, checked
@@ -191,11 +183,10 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             return
         _write_atomic(cache_path, _header(flags | _FLAG_STAT, data[8:16], key) + memoryview(data)[_HEADER:])
 
-    def _write_cache(self, cache_path: str, source_hash: bytes, key: bytes | None, code: types.CodeType,
-                     binds_ag: bool) -> None:
+    def _write_cache(self, cache_path: str, source_hash: bytes, key: bytes | None, code: types.CodeType) -> None:
         if sys.dont_write_bytecode:
             return
-        flags = _FLAGS_CHECKED_HASH | (_FLAG_BINDS_AG if binds_ag else 0)
+        flags = _FLAGS_CHECKED_HASH
         if key is None or _is_racy(key):
             key = bytes(_HEADER - 16)
         else:
@@ -205,72 +196,75 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
     # -- loading --------------------------------------------------------------
 
     def get_code(self, fullname: str) -> types.CodeType:
-        return self._code_and_binding(fullname)[0]
-
-    def _code_and_binding(self, fullname: str) -> tuple[types.CodeType, bool]:
-        """The module's code, and whether it needs ``ag__`` bound."""
+        """The converted module's code (it binds ``ag__`` itself); importlib's
+        ``exec_module`` runs it as it runs any module's code, so tracebacks of
+        errors raised by the module body look as a plain import's do."""
         source_path = self.path
         cache_path = self.cache_path
         if cache_path is not None:
-            hit = self._cached_code(source_path, cache_path)
-            if hit is not None:
-                _fix_filename(hit[0], source_path)
-                return hit
+            code = self._cached_code(source_path, cache_path)
+            if code is not None:
+                _fix_filename(code, source_path)
+                return code
         try:
             key = _stat_key(os.stat(source_path))  # before the read: a later edit changes it
         except OSError:
             key = None
         data = self.get_data(source_path)
         code, cacheable = self._convert(fullname, source_path, data)
-        binds_ag = _uses_ag(code)
         if cache_path is not None and cacheable:
-            self._write_cache(cache_path, importlib.util.source_hash(data), key, code, binds_ag)
-        return code, binds_ag
+            self._write_cache(cache_path, importlib.util.source_hash(data), key, code)
+        return code
 
     def _convert(self, fullname: str, source_path: str, data: bytes) -> tuple[types.CodeType, bool]:
         """The converted code, and whether to cache it (not after a failure
-        of ours, so that its warning shows every time)."""
+        of ours, so that its warning shows every time).
+
+        When the module cannot be converted it is compiled as written, outside
+        any ``except`` block: a syntax error of the user's surfaces exactly as
+        a plain import raises it, with no frames or chained errors of ours."""
         source = importlib.util.decode_source(data)
-        plain = lambda: compile(data, source_path, "exec", dont_inherit=True, optimize=-1)  # noqa: E731
         if _has_opt_out(source):
-            return plain(), True
+            return self._plain(data, source_path), True
+        failure = None  # (line, why) when converting failed through no fault of the user's code
         _converting.active = True
         try:
             import converters
             from autograph_cli.api import compile_result
         except ImportError as e:  # libcst missing or broken: run as written
-            warnings.warn(f"{source_path}:1:1: cannot convert ({e}); imported as written",
-                          AutographImportWarning, stacklevel=2)
-            return plain(), False
+            converters = None
+            failure = (1, f"cannot convert ({e})")
         finally:
             _converting.active = False
-        try:
-            result = converters.convert(source, filename=source_path, fast_path=self._hook.fast_path, lazy=True)
-        except converters.ConversionError:
-            # A syntax error (or code nested too deeply for the parsers):
-            # Python's own compiler reports it exactly as a plain import would.
-            return plain(), False
-        except (RecursionError, MemoryError):
-            warnings.warn(f"{source_path}:1:1: too deeply nested to convert; imported as written",
-                          AutographImportWarning, stacklevel=2)
-            return plain(), False
-        try:
-            return compile_result(result), True
-        except (SyntaxError, ValueError) as e:
-            # The converter produced code Python rejects: a bug of ours. The
-            # module still imports, as written, and the warning says so.
-            warnings.warn(f"{source_path}:{getattr(e, 'lineno', 1) or 1}:1: internal error, the converted module "
-                          f"does not compile ({e}); imported as written", AutographImportWarning, stacklevel=2)
-            return plain(), False
+        if converters is not None:
+            try:
+                result = converters.convert(source, filename=source_path, fast_path=self._hook.fast_path, lazy=True,
+                                            bind=BIND_OPERATORS)
+            except converters.ConversionError:
+                result = None  # a syntax error: the compiler reports it below
+            except (RecursionError, MemoryError):
+                result, failure = None, (1, "too deeply nested to convert")
+            except Exception as e:  # a bug of ours, unless the code does not compile at all
+                result = None
+                if converters.compile_error(source, source_path) is None:
+                    failure = (1, f"internal error, cannot convert ({type(e).__name__}: {e})")
+            if result is not None:
+                try:
+                    return compile_result(result), True
+                except (SyntaxError, ValueError) as e:
+                    line, why = getattr(e, "lineno", None) or 1, getattr(e, "msg", None) or str(e)
+                if converters.compile_error(source, source_path) is None:
+                    # The converter produced code Python rejects: a bug of ours.
+                    failure = (result.original_line(line), f"internal error, the converted module does not compile ({why})")
+        if failure is not None:
+            line, why = failure
+            warnings.warn_explicit(f"{source_path}:{line}:1: {why}; imported as written", AutographImportWarning,
+                                   source_path, line, module=fullname)
+        return self._plain(data, source_path), False
 
-    def exec_module(self, module: types.ModuleType) -> None:
-        code, binds_ag = self._code_and_binding(module.__name__)
-        if binds_ag:
-            operators = sys.modules.get("autograph_cli.operators")
-            if operators is None:
-                from autograph_cli import operators
-            module.__dict__["ag__"] = operators
-        exec(code, module.__dict__)
+    @staticmethod
+    def _plain(data: bytes, source_path: str) -> types.CodeType:
+        return compile(data, source_path, "exec", dont_inherit=True, optimize=-1)
 
 
 def _fix_filename(code: types.CodeType, path: str) -> None:

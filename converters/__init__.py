@@ -1,6 +1,6 @@
 """Source-to-source conversion of Python control flow (libcst only).
 
-Public surface: ``convert`` and the result/diagnostic types. Everything else
+Public surface: ``convert``, ``compile_error`` and the result/diagnostic types. Everything else
 is private to the package.
 """
 from converters._result import (
@@ -9,6 +9,6 @@ from converters._result import (
     Diagnostic,
     FunctionReport,
 )
-from converters.pipeline import convert
+from converters.pipeline import compile_error, convert
 
-__all__ = ["convert", "ConversionError", "ConversionResult", "Diagnostic", "FunctionReport"]
+__all__ = ["convert", "compile_error", "ConversionError", "ConversionResult", "Diagnostic", "FunctionReport"]

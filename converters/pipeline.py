@@ -8,6 +8,7 @@ a block gets a line anchor, so the line map stays exact.
 from __future__ import annotations
 
 import ast
+import warnings
 import zlib
 
 import libcst as cst
@@ -19,11 +20,26 @@ from converters.jumps import block_statements
 from converters.lines import LineTableMismatch, statement_lines, strip_anchors
 
 
+def compile_error(source: str, filename: str) -> ConversionError | None:
+    """The error Python's compiler finds in ``source`` beyond the parser's
+    (``break`` outside a loop, ``nonlocal`` without a binding, a repeated
+    parameter ...), located; None when it compiles."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes etc.: not ours to report
+            compile(source, filename, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        return ConversionError(filename, e.lineno or 1, e.offset or 1, f"syntax error: {e.msg}")
+    except (ValueError, RecursionError, MemoryError):
+        return None  # reported by the parsers, located
+    return None
+
+
 def _parse(source: str, filename: str):
     try:
         tree = ast.parse(source, filename=filename)
     except SyntaxError as e:
-        raise ConversionError(filename, e.lineno or 1, e.offset or 1, e.msg) from None
+        raise ConversionError(filename, e.lineno or 1, e.offset or 1, f"syntax error: {e.msg}") from None
     except (RecursionError, MemoryError):
         raise ConversionError(filename, 1, 1, "code is nested too deeply to parse") from None
     except ValueError as e:  # null bytes
@@ -31,7 +47,7 @@ def _parse(source: str, filename: str):
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as e:
-        raise ConversionError(filename, e.raw_line, e.raw_column + 1, e.message) from None
+        raise ConversionError(filename, e.raw_line, e.raw_column + 1, f"syntax error: {e.message}") from None
     except (RecursionError, MemoryError):
         raise ConversionError(filename, 1, 1, "code is nested too deeply to parse") from None
     return tree, module
@@ -68,13 +84,17 @@ def convert(
     first_line: int = 1,
     lazy: bool = False,
     mangle_class: str | None = None,
+    bind: str | None = None,
 ) -> ConversionResult:
     """Convert every function in ``source``.
 
     ``fast_path`` keeps each function's own statements behind its functional
     form (what runs); without it the output is the functional form alone
     (what ``to-code`` shows). ``function`` (a qualname such as
-    ``Model.call``) limits the output to that function.
+    ``Model.call``) limits the output to that function. ``bind`` (a
+    statement, e.g. ``from autograph_cli import operators as ag__``) goes
+    after the docstring and ``__future__`` imports when anything was
+    converted, so that the module runs on its own.
     """
     tree, module = _parse(source, filename)
     try:
@@ -92,10 +112,18 @@ def convert(
             cols[node], ends[node] = by_line[line]
     state = ModuleState(source, lines, cols, ends, first_line)
     lazy = lazy and fast_path and function is None
-    body = BlockWalker(state, fast_path, lazy).block(list(module.body), "")
+    stmts = list(module.body)
+    body = BlockWalker(state, fast_path, lazy).block(stmts, "")
+    changed = body is not stmts  # (the walker returns its input when nothing changed)
+    prologue = []
+    if bind and changed and function is None:
+        prologue.append(cst.parse_statement(bind + "\n"))
     if state.functional_defs:
-        body = _with_table(body, _functional_table(module, state.functional_defs, state.functional_qualnames), lines)
-    new_module = module if body is module.body else module.with_changes(body=body)
+        prologue.append(_functional_table(module, state.functional_defs, state.functional_qualnames))
+    if prologue:
+        body = _with_prologue(body, prologue, lines)
+        changed = True
+    new_module = module.with_changes(body=body) if changed else module
     if function is not None:
         node = _find(body, function.split("."))
         if node is None:
@@ -120,10 +148,11 @@ def convert(
     return ConversionResult(filename=filename, code=code, line_map=line_map, report=list(state.report))
 
 
-def _with_table(body, table, lines):
-    """Insert the table of functional forms before the first statement that
-    could call a function (after the docstring and __future__ imports), so it
-    exists while the module body runs; the statements after it are anchored."""
+def _with_prologue(body, prologue, lines):
+    """Insert ``prologue`` (the operators' binding, the table of functional
+    forms) before the first statement that could call a function (after the
+    docstring and __future__ imports), so that it exists while the module
+    body runs; the statements after it are anchored."""
     k = 0
     while k < len(body):
         stmt = body[k]
@@ -139,7 +168,7 @@ def _with_table(body, table, lines):
     for stmt in body[k:]:
         line = lines.get(stmt)
         rest.append(n.anchored(stmt, line) if line is not None else stmt)
-    return [*body[:k], table, *rest]
+    return [*body[:k], *prologue, *rest]
 
 
 def _functional_table(module, defs, qualnames):

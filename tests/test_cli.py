@@ -322,6 +322,12 @@ def _bad_inputs(tmp_path):
     p = tmp_path / "deep_blocks.py"
     p.write_text("def f(x):\n" + "".join("    " * (i + 1) + "if x:\n" for i in range(120)) + "    " * 121 + "pass\n")
     cases["deep blocks"] = (p, ":")
+    p = tmp_path / "compile_error.py"  # parses, but Python's compiler rejects it
+    p.write_text("def f(x):\n    if x:\n        return 1\n    break\n")
+    cases["compile error"] = (p, ":4:5: syntax error: 'break' outside loop")
+    p = tmp_path / "nonlocal_error.py"
+    p.write_text("def f(x):\n    nonlocal y\n    while x:\n        x -= 1\n    return x\n")
+    cases["nonlocal without a binding"] = (p, ":2:5: syntax error: no binding for nonlocal 'y' found")
     cases["missing"] = (tmp_path / "missing.py", ":1:1:")
     if hasattr(os, "mkfifo"):
         p = tmp_path / "fifo.py"

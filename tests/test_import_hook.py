@@ -526,3 +526,53 @@ def test_private_names_in_methods_keep_their_mangling(proj):
     hooked = py(code.format(setup=forced), proj).stdout
     assert plain.endswith("False\n") and hooked == plain.replace("False", "True")
     assert plain.startswith("[4, ([3, 7, 4], 5), [-1, 6, 7], 10]")
+
+
+def test_the_loaders_code_runs_on_its_own_runpy_and_exec(proj):
+    # runpy and other users of loader.get_code exec the code in a fresh namespace.
+    (proj / "script_mod.py").write_text(MOD + "\nif __name__ == '__main__':\n    print('main', collatz(27))\n")
+    r = py("""
+        import autograph_cli, importlib.util, runpy
+        autograph_cli.install_import_hook(["script_mod"])
+        runpy.run_module("script_mod", run_name="__main__")
+        code = importlib.util.find_spec("script_mod").loader.get_code("script_mod")
+        ns = {"__name__": "copy"}
+        exec(code, ns)
+        print(ns["collatz"](6), ns["collatz"].__code__.co_names.count("ag__") > 0)
+    """, proj)
+    assert r.stdout.split() == ["main", "111", "8", "True"]
+
+
+def test_an_error_in_the_module_body_has_the_tracebacks_of_a_plain_import(proj):
+    (proj / "raises.py").write_text(MOD + "\nexplode(10)\n")
+    code = """
+        import autograph_cli, traceback
+        {hook}
+        try:
+            import raises
+        except ValueError:
+            print(traceback.format_exc())
+    """
+    plain = py(code.format(hook=""), proj).stdout
+    hooked = py(code.format(hook="autograph_cli.install_import_hook(['raises'])"), proj).stdout
+    assert "bad item 3" in plain and "import_hook.py" not in hooked and "importlib" not in hooked
+    frames = lambda tb: [l for l in tb.splitlines() if l.lstrip().startswith("File ")]  # noqa: E731
+    assert frames(hooked) == frames(plain)
+
+
+def test_code_the_compiler_rejects_fails_as_a_plain_import_and_is_not_our_error(proj):
+    (proj / "badbreak.py").write_text("x = 1\n\n\ndef f(x):\n    if x:\n        return 1\n    break\n")
+    code = """
+        import autograph_cli, warnings
+        {hook}
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                import badbreak
+            except SyntaxError as e:
+                print(e.lineno, e.msg, e.__cause__, e.__context__, [str(x.message) for x in w])
+    """
+    plain = py(code.format(hook=""), proj).stdout
+    hooked = py(code.format(hook="autograph_cli.install_import_hook(['badbreak'])"), proj).stdout
+    assert plain == "7 'break' outside loop None None []\n"
+    assert hooked == plain

@@ -86,6 +86,10 @@ def convert_job(path: str, options: dict) -> dict:
                 code = bind_operators(code)
             compile(code, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as e:
+            user_error = converters.compile_error(text, path)
+            if user_error is not None:  # the user's code does not compile either: say where
+                result["error"] = str(user_error)
+                return result
             line = getattr(e, "lineno", None) or 1
             # (bind_operators may have added one line at the top)
             shift = 1 if code is not conv.code and code.count("\n") > conv.code.count("\n") else 0
@@ -98,13 +102,26 @@ def convert_job(path: str, options: dict) -> dict:
         result["unconverted"] = len(conv.unconverted())
     except SourceError as e:
         result["error"] = str(e)
-    except Exception as e:  # a bug of ours: still one line, never a traceback
-        result["error"] = f"{path}:1:1: internal error: {type(e).__name__}: {e}"
+    except Exception as e:  # a bug of ours (unless the code does not compile): still one line
+        result["error"] = _unexpected(e, path, result.get("original"))
     return result
+
+
+def _unexpected(e: Exception, path: str, text: str | None) -> str:
+    """The line for an unexpected failure: the user's own compile error when
+    the code does not compile, else an internal error of ours."""
+    if text is not None:
+        import converters
+
+        user_error = converters.compile_error(text, path)
+        if user_error is not None:
+            return str(user_error)
+    return f"{path}:1:1: internal error: {type(e).__name__}: {e}"
 
 
 def check_job(path: str, options: dict) -> dict:
     result = {"path": path, "error": None, "diagnostics": []}
+    text = None
     try:
         if "text" in options:
             text = options["text"]
@@ -122,11 +139,15 @@ def check_job(path: str, options: dict) -> dict:
         except (RecursionError, MemoryError) as e:
             result["error"] = f"{path}:1:1: code is nested too deeply to check ({type(e).__name__})"
             return result
+        user_error = converters.compile_error(text, path)
+        if user_error is not None:  # beyond the parser: `break` outside a loop, say
+            result["error"] = str(user_error)
+            return result
         result["diagnostics"] = [d.to_dict() | {"text": str(d)} for d in diags]
     except SourceError as e:
         result["error"] = str(e)
     except Exception as e:
-        result["error"] = f"{path}:1:1: internal error: {type(e).__name__}: {e}"
+        result["error"] = _unexpected(e, path, text)
     return result
 
 
