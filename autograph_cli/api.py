@@ -10,10 +10,11 @@ import types
 import warnings
 import weakref
 
-import converters
-from autograph_cli import operators
+from autograph_cli import _converters, operators
 from autograph_cli._lines import compile_mapped
 from autograph_cli.operators import do_not_convert
+
+converters = _converters.load()
 
 __all__ = ["to_code", "to_graph", "do_not_convert", "compile_result", "AutoGraphWarning"]
 

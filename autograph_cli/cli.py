@@ -307,7 +307,9 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
 def check_cmd(ctx, paths, select, ignore, staged, fmt, exclude, gitignore, jobs, progress, list_codes):
     """Report the tf.function pitfalls in functions that will be staged."""
     if list_codes:
-        from converters.check import CODES
+        from autograph_cli._converters import load_check
+
+        CODES = load_check().CODES
 
         for code, text in sorted(CODES.items()):
             click.echo(f"{code}  {text}")

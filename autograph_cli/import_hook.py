@@ -80,9 +80,10 @@ _converting = threading.local()
 def _converter_stamp() -> list:
     """(name, size, mtime) of the files whose code decides the converted
     output: the ``converters`` package and the API that compiles it."""
+    from autograph_cli._converters import directory
+
     stamp = []
-    spec = importlib.util.find_spec("converters")
-    dirs = list(spec.submodule_search_locations or []) if spec is not None else []
+    dirs = [directory()]
     here = os.path.dirname(os.path.abspath(__file__))
     files = [os.path.join(here, "api.py")]
     for d in dirs:
@@ -229,8 +230,10 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
         failure = None  # (line, why) when converting failed through no fault of the user's code
         _converting.active = True
         try:
-            import converters
+            from autograph_cli._converters import load
             from autograph_cli.api import compile_result
+
+            converters = load()
         except ImportError as e:  # libcst missing or broken: run as written
             converters = None
             failure = (1, f"cannot convert ({e})")

@@ -3,12 +3,12 @@
 Public surface: ``convert``, ``compile_error`` and the result/diagnostic types. Everything else
 is private to the package.
 """
-from converters._result import (
+from ._result import (
     ConversionError,
     ConversionResult,
     Diagnostic,
     FunctionReport,
 )
-from converters.pipeline import compile_error, convert
+from .pipeline import compile_error, convert
 
 __all__ = ["convert", "compile_error", "ConversionError", "ConversionResult", "Diagnostic", "FunctionReport"]

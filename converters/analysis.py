@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from converters._visiting import FastVisitor
+from ._visiting import FastVisitor
 
 _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.SimpleStatementSuite)
 _is_statement_type: dict = {}  # isinstance against libcst's ABCs is slow: cache per type

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from converters import _nodes as n
-from converters.expressions import _cannot_defer
+from . import _nodes as n
+from .expressions import _cannot_defer
 
 
 def convert(small):

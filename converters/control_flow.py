@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from converters import _nodes as n
-from converters import asserts, lists
-from converters.jumps import block_statements
+from . import _nodes as n
+from . import asserts, lists
+from .jumps import block_statements
 
 
 class Block:

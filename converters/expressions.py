@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from converters import _nodes as n
-from converters._visiting import FastTransformer, FastVisitor
+from . import _nodes as n
+from ._visiting import FastTransformer, FastVisitor
 
 # Builtins whose staged meaning is their Python meaning: calls to them stay as written.
 _PLAIN_CALLS = frozenset(

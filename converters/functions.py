@@ -19,12 +19,12 @@ import re
 
 import libcst as cst
 
-from converters import _nodes as n
-from converters._result import FunctionReport
-from converters.analysis import Facts, analyze_function
-from converters.control_flow import ControlFlowConverter
-from converters.expressions import ExpressionConverter
-from converters.jumps import JumpLowering, block_statements
+from . import _nodes as n
+from ._result import FunctionReport
+from .analysis import Facts, analyze_function
+from .control_flow import ControlFlowConverter
+from .expressions import ExpressionConverter
+from .jumps import JumpLowering, block_statements
 
 
 class ModuleState:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from converters import _nodes as n
-from converters.analysis import Facts
+from . import _nodes as n
+from .analysis import Facts
 
 
 class _Loop:

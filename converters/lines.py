@@ -15,7 +15,7 @@ import ast
 
 import libcst as cst
 
-from converters._nodes import MARK
+from ._nodes import MARK
 
 _AST_COMPOUND = {
     "If": cst.If,

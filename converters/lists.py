@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from converters import _nodes as n
+from . import _nodes as n
 
 
 def _method_call(expr, method):

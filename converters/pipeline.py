@@ -13,11 +13,11 @@ import zlib
 
 import libcst as cst
 
-from converters import _nodes as n
-from converters._result import ConversionError, ConversionResult
-from converters.functions import BlockWalker, ModuleState, _Mangle
-from converters.jumps import block_statements
-from converters.lines import LineTableMismatch, statement_lines, strip_anchors
+from . import _nodes as n
+from ._result import ConversionError, ConversionResult
+from .functions import BlockWalker, ModuleState, _Mangle
+from .jumps import block_statements
+from .lines import LineTableMismatch, statement_lines, strip_anchors
 
 
 def compile_error(source: str, filename: str) -> ConversionError | None:

@@ -576,3 +576,19 @@ def test_code_the_compiler_rejects_fails_as_a_plain_import_and_is_not_our_error(
     hooked = py(code.format(hook="autograph_cli.install_import_hook(['badbreak'])"), proj).stdout
     assert plain == "7 'break' outside loop None None []\n"
     assert hooked == plain
+
+
+def test_a_users_own_converters_module_shadows_nothing(proj):
+    # `converters` is this project's top-level package; a user's module of that
+    # name comes first on sys.path and must keep working, as must the hook.
+    (proj / "converters.py").write_text("X = 'the user converters'\n")
+    r = py("""
+        import autograph_cli
+        autograph_cli.install_import_hook(["mymod"])
+        import mymod, converters
+        print(mymod.collatz(6), "ag__" in vars(mymod), converters.X)
+    """, proj)
+    assert r.stdout.strip() == "8 True the user converters", r.stderr
+    cli = subprocess.run([sys.executable, "-m", "autograph_cli", "check", "mymod.py"], cwd=proj, capture_output=True,
+                         text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(proj)})
+    assert (cli.returncode, cli.stderr) == (0, ""), cli.stderr

@@ -60,8 +60,10 @@ def _main_code(script: str, convert_main: bool):
             return None, f"{script}:{e.lineno or 1}:{e.offset or 1}: {e.msg}"
         except (ValueError, RecursionError, MemoryError) as e:
             return None, f"{script}:1:1: {e}"
-    import converters
+    from autograph_cli._converters import load
     from autograph_cli.api import compile_result
+
+    converters = load()
 
     try:
         result = converters.convert(src.text, filename=script, fast_path=True)

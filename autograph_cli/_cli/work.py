@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 
 from autograph_cli._cli.files import SourceError, read_source
+from autograph_cli._converters import load as load_converters
+from autograph_cli._converters import load_check
 
 __all__ = ["BIND_OPERATORS", "bind_operators", "check_job", "convert_job", "run_jobs"]
 
@@ -67,7 +69,7 @@ def convert_job(path: str, options: dict) -> dict:
             src = read_source(path)
             text, encoding, data = src.text, src.encoding, src.data
         result.update(original=text, encoding=encoding, data=data)
-        import converters
+        converters = load_converters()
 
         try:
             conv = converters.convert(text, filename=path, fast_path=options.get("fast_path", True),
@@ -111,9 +113,7 @@ def _unexpected(e: Exception, path: str, text: str | None) -> str:
     """The line for an unexpected failure: the user's own compile error when
     the code does not compile, else an internal error of ours."""
     if text is not None:
-        import converters
-
-        user_error = converters.compile_error(text, path)
+        user_error = load_converters().compile_error(text, path)
         if user_error is not None:
             return str(user_error)
     return f"{path}:1:1: internal error: {type(e).__name__}: {e}"
@@ -127,8 +127,8 @@ def check_job(path: str, options: dict) -> dict:
             text = options["text"]
         else:
             text = read_source(path).text
-        import converters
-        from converters.check import check_source
+        converters = load_converters()
+        check_source = load_check().check_source
 
         try:
             diags = check_source(text, path, select=options.get("select"), ignore=options.get("ignore"),
@@ -167,10 +167,9 @@ def run_jobs(job, items: list, options: dict, jobs: int, progress=None) -> list[
     converters are imported, so workers start warm); if no pool can be made
     the work runs here. A worker that dies takes only its own file with it.
     """
-    import converters  # noqa: F401  (imported once, before forking)
-
+    load_converters()  # imported once, before forking
     if job is check_job:
-        import converters.check  # noqa: F401
+        load_check()
     results: list = [None] * len(items)
     workers = min(jobs, len(items))
     pool = None

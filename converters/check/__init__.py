@@ -1,7 +1,7 @@
 """``autograph check``: the tf.function pitfalls of the seed documents, found
 statically in the functions that will be staged.
 
-    from converters.check import check_source, CODES
+    from ..check import check_source, CODES
     diags = check_source(source, filename, select=None, ignore=None, staged=None)
 
 ``check_source`` returns ``converters.Diagnostic`` objects sorted by (line,
@@ -21,14 +21,14 @@ import ast
 import re
 import warnings
 
-from converters._result import ConversionError, Diagnostic
-from converters.check._calls import IteratorEvidence, recursion_reports
-from converters.check._codes import CODES
-from converters.check._effects import Effects
-from converters.check._flow import Flow
-from converters.check._module import is_tf_qualname, scan_module
-from converters.check._scope import Scope, module_classes
-from converters.check._types import TENSOR, UNKNOWN, Classifier
+from .._result import ConversionError, Diagnostic
+from ..check._calls import IteratorEvidence, recursion_reports
+from ..check._codes import CODES
+from ..check._effects import Effects
+from ..check._flow import Flow
+from ..check._module import is_tf_qualname, scan_module
+from ..check._scope import Scope, module_classes
+from ..check._types import TENSOR, UNKNOWN, Classifier
 
 __all__ = ["check_source", "CODES"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from converters.check._module import FuncInfo, ModuleInfo
-from converters.check._types import PY, Classifier
-from converters.check._walk import walk
+from ..check._module import FuncInfo, ModuleInfo
+from ..check._types import PY, Classifier
+from ..check._walk import walk
 
 
 class IteratorEvidence:

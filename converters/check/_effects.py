@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import ast
 
-from converters.check._module import ModuleInfo
-from converters.check._scope import Scope, root_name
-from converters.check._types import TENSOR
-from converters.check._walk import child_nodes
+from ..check._module import ModuleInfo
+from ..check._scope import Scope, root_name
+from ..check._types import TENSOR
+from ..check._walk import child_nodes
 
 MUTATORS = frozenset(
     "append extend insert remove pop clear update setdefault add discard popitem sort reverse "

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import ast
 
-from converters.check._scope import Scope, target_names
-from converters.check._types import PY, TENSOR
-from converters.check._walk import child_nodes
+from ..check._scope import Scope, target_names
+from ..check._types import PY, TENSOR
+from ..check._walk import child_nodes
 
 _ABSENT = object()
 _COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)

@@ -11,7 +11,7 @@ import ast
 import fnmatch
 from dataclasses import dataclass, field
 
-from converters.check._walk import child_nodes
+from ..check._walk import child_nodes
 
 # Modules whose ``function`` stages a Python function and whose names are ops.
 TF_MODULES = ("tensorflow", "autograph_cli.tf", "autograph_cli.runtime")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from converters.check._module import FuncInfo, ModuleInfo, is_tf_qualname
-from converters.check._types import BOTTOM, PY, TENSOR, UNKNOWN, Classifier, join
-from converters.check._walk import child_nodes, walk
+from ..check._module import FuncInfo, ModuleInfo, is_tf_qualname
+from ..check._types import BOTTOM, PY, TENSOR, UNKNOWN, Classifier, join
+from ..check._walk import child_nodes, walk
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 

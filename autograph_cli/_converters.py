@@ -1,0 +1,72 @@
+"""The ``converters`` package this project installs, found reliably.
+
+``converters`` is a top-level package, so a user's own module or package of
+that name (a ``converters.py`` beside the script, say) comes first on
+``sys.path``. Everything in ``autograph_cli`` gets the package through
+``load()``: the installed one by its usual name when that name resolves to
+it (nothing is imported to find out), else the same files loaded under a
+private name (the package imports itself relatively, so it works under any
+name) and the user's module keeps its own.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+import threading
+import types
+
+_NAME = "converters"
+_PRIVATE = "autograph_cli._own_converters"
+_lock = threading.Lock()
+_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), _NAME)
+
+
+def _same(path: str | None) -> bool:
+    try:
+        return path is not None and os.path.samefile(os.path.dirname(path), _DIR)
+    except OSError:
+        return False
+
+
+def load() -> types.ModuleType:
+    """The project's ``converters`` package."""
+    mod = sys.modules.get(_PRIVATE)
+    if mod is not None:
+        return mod
+    mod = sys.modules.get(_NAME)
+    if mod is not None:
+        if _same(getattr(mod, "__file__", None)):
+            return mod
+    elif not os.path.isdir(_DIR):  # installed some other way: trust the import system
+        return importlib.import_module(_NAME)
+    else:
+        spec = importlib.util.find_spec(_NAME)
+        if spec is not None and _same(spec.origin):
+            return importlib.import_module(_NAME)
+    # Shadowed by the user's own ``converters``: load ours under a private name.
+    with _lock:
+        mod = sys.modules.get(_PRIVATE)
+        if mod is not None:
+            return mod
+        spec = importlib.util.spec_from_file_location(
+            _PRIVATE, os.path.join(_DIR, "__init__.py"), submodule_search_locations=[_DIR])
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[_PRIVATE] = mod
+        try:
+            spec.loader.exec_module(mod)
+        except BaseException:
+            del sys.modules[_PRIVATE]
+            raise
+        return mod
+
+
+def load_check() -> types.ModuleType:
+    """``converters.check``, from the same package as ``load()``."""
+    return importlib.import_module(load().__name__ + ".check")
+
+
+def directory() -> str:
+    """Where the package's files are (the import hook stamps its cache with them)."""
+    return _DIR
