@@ -363,20 +363,44 @@ def check_cmd(ctx, paths, select, ignore, staged, fmt, exclude, gitignore, jobs,
 # -- run --------------------------------------------------------------------------
 
 
-@cli.command("run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+class _RunCommand(click.Command):
+    """As with ``python -m``, everything after ``-m MODULE`` is the module's
+    (``-h``, ``--convert``, ``--`` included), not options of ``run``."""
+
+    def parse_args(self, ctx, args):
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "--convert":
+                i += 2  # the option and its value
+                continue
+            if a == "-m" or (a.startswith("-m") and len(a) > 2):
+                end = i + 2 if a == "-m" else i + 1
+                ctx.meta["autograph.module_args"] = list(args[end:])
+                args = list(args[:end])
+                break
+            if a == "--" or not a.startswith("-"):
+                break  # SCRIPT: what follows is the script's
+            i += 1
+        return super().parse_args(ctx, args)
+
+
+@cli.command("run", cls=_RunCommand,
+             context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.option("--convert", "convert", multiple=True, metavar="NAME",
               help="Convert this module or package (and its submodules) when imported (repeatable).")
 @click.option("-m", "module", metavar="MODULE", help="Run a module as a script (like python -m); it is converted too.")
 @click.option("--no-convert-main", is_flag=True, help="Run SCRIPT / MODULE itself as written.")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def run_cmd(convert, module, no_convert_main, args):
+@click.pass_context
+def run_cmd(ctx, convert, module, no_convert_main, args):
     """Run SCRIPT (or -m MODULE) with ARGS and the import hook installed."""
     from autograph_cli._cli.run import run_program
 
     if module is None and not args:
         raise click.UsageError("give a SCRIPT or -m MODULE")
     if module is not None:
-        script, argv = None, list(args)
+        script, argv = None, [*args, *ctx.meta.get("autograph.module_args", ())]
     else:
         script, argv = args[0], list(args[1:])
     code = run_program(script=script, module=module, convert=list(convert), argv=argv,

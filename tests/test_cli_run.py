@@ -124,3 +124,39 @@ def test_run_bad_script_is_one_located_line(tmp_path):
     r = run("run", "missing.py", cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.startswith("missing.py:1:1: ")
     assert run("run", cwd=tmp_path).returncode == 2
+
+
+def test_everything_after_dash_m_module_is_the_modules(tmp_path):
+    # As `python -m app ARGS`: -h, --convert, -- and the rest are app's own.
+    (tmp_path / "app.py").write_text("import sys\nprint(sys.argv[1:])\n")
+    for args, want in [
+        (["-m", "app", "-h"], "['-h']"),
+        (["-m", "app", "--convert", "zz", "--verbose"], "['--convert', 'zz', '--verbose']"),
+        (["-m", "app", "--", "--x"], "['--', '--x']"),
+        (["--convert", "zz", "-m", "app", "--no-convert-main"], "['--no-convert-main']"),
+        (["-mapp", "a"], "['a']"),
+    ]:
+        r = run("run", *args, cwd=tmp_path)
+        assert (r.returncode, r.stdout.strip(), r.stderr) == (0, want, ""), args
+
+
+def test_dash_m_errors_are_reported_as_python_reports_them(tmp_path):
+    (tmp_path / "nomain").mkdir()
+    (tmp_path / "nomain" / "__init__.py").write_text("")
+    r = run("run", "-m", "nomain", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.startswith("nomain:1:1: ") and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    # A parent package that raises: the program's error, with its traceback.
+    (tmp_path / "brk").mkdir()
+    (tmp_path / "brk" / "__init__.py").write_text("x = 1 / 0\n")
+    (tmp_path / "brk" / "sub.py").write_text("print('never')\n")
+    r = run("run", "-m", "brk.sub", cwd=tmp_path)
+    assert r.returncode == 1
+    assert f'File "{tmp_path / "brk" / "__init__.py"}", line 1' in r.stderr
+    assert r.stderr.rstrip().endswith("ZeroDivisionError: division by zero") and "internal error" not in r.stderr
+
+
+def test_a_script_runs_with_an_absolute_file_name_as_under_python(tmp_path):
+    (tmp_path / "where.py").write_text("print(__file__)\n")
+    plain = subprocess.run([sys.executable, "where.py"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert run("run", "where.py", cwd=tmp_path).stdout == plain == f"{tmp_path / 'where.py'}\n"

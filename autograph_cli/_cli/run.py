@@ -45,33 +45,34 @@ def _print_program_exception(e: BaseException) -> None:
     sys.stderr.flush()
 
 
-def _main_code(script: str, convert_main: bool):
-    """Read and compile SCRIPT; returns (code, error line)."""
+def _main_code(script: str, convert_main: bool, path: str):
+    """Read and compile SCRIPT (under its absolute ``path``); returns
+    (code, error line). Errors are located on SCRIPT as the user typed it."""
     from autograph_cli._cli.files import SourceError, read_source
+    from autograph_cli._converters import load
 
     try:
         src = read_source(script)
     except SourceError as e:
         return None, str(e)
+    converters = load()
+    error = converters.compile_error(src.text, script)
+    if error is not None:
+        return None, str(error)
     if not convert_main:
         try:
-            return compile(src.text, script, "exec", dont_inherit=True), None
-        except SyntaxError as e:
-            return None, f"{script}:{e.lineno or 1}:{e.offset or 1}: {e.msg}"
+            return compile(src.text, path, "exec", dont_inherit=True), None
         except (ValueError, RecursionError, MemoryError) as e:
             return None, f"{script}:1:1: {e}"
-    from autograph_cli._converters import load
     from autograph_cli.api import compile_result
 
-    converters = load()
-
     try:
-        result = converters.convert(src.text, filename=script, fast_path=True)
+        result = converters.convert(src.text, filename=path, fast_path=True)
+        return compile_result(result), None
     except converters.ConversionError as e:
-        return None, str(e)
+        return None, f"{script}:{e.line}:{e.col}: {e.message}"
     except (RecursionError, MemoryError) as e:
         return None, f"{script}:1:1: code is nested too deeply to convert ({type(e).__name__})"
-    return compile_result(result), None
 
 
 def run_program(*, script: str | None, module: str | None, convert: list[str], argv: list[str],
@@ -99,14 +100,16 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
             install_import_hook(names)
 
     if module is None:
-        code, error = _main_code(script, convert_main)
+        # As python does: the script's file name absolute (in __file__ and tracebacks).
+        path = os.path.abspath(script)
+        code, error = _main_code(script, convert_main, path)
         if error:
             _err(error)
             return 2
         sys.argv = [script, *argv]
-        sys.path[0] = os.path.dirname(os.path.abspath(script))
+        sys.path[0] = os.path.dirname(path)
         main = types.ModuleType("__main__")
-        main.__dict__.update(__file__=script, __cached__=None, __loader__=None, __spec__=None,
+        main.__dict__.update(__file__=path, __cached__=None, __loader__=None, __spec__=None,
                              __package__=None, __builtins__=__builtins__)
         if convert_main:
             from autograph_cli import operators
@@ -122,11 +125,16 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
         sys.argv = [module, *argv]
         sys.path[0] = os.getcwd()
         try:
+            # (imports the parent packages: their errors are the program's)
             spec = importlib.util.find_spec(module)
+            why = "no module named " + repr(module)
+            if spec is not None and spec.submodule_search_locations is not None:
+                if importlib.util.find_spec(module + ".__main__") is None:
+                    spec, why = None, f"{module!r} is a package without a __main__ module: it cannot be run"
         except (ImportError, ValueError) as e:
             spec, why = None, str(e)
-        else:
-            why = "no module named " + repr(module)
+        except BaseException as e:
+            return _program_ended(e)
         if spec is None:
             _err(f"{module}:1:1: {why}")
             return 2
@@ -139,7 +147,17 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
         runner = lambda: runpy.run_module(module, init_globals=init, run_name="__main__", alter_sys=True)  # noqa: E731
     try:
         runner()
-    except SystemExit as e:
+    except BaseException as e:
+        return _program_ended(e)
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+    return 0
+
+
+def _program_ended(e: BaseException) -> int:
+    """The exit code (and output) of a program that raised ``e``, as Python's."""
+    if isinstance(e, SystemExit):
         code = e.code
         if code is None:
             return 0
@@ -147,13 +165,5 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
             return code
         _err(str(code))
         return 1
-    except KeyboardInterrupt as e:
-        _print_program_exception(e)
-        return 130
-    except BaseException as e:
-        _print_program_exception(e)
-        return 1
-    finally:
-        if saved is not None:
-            sys.modules["__main__"] = saved
-    return 0
+    _print_program_exception(e)
+    return 130 if isinstance(e, KeyboardInterrupt) else 1
