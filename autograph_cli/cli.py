@@ -72,6 +72,18 @@ def _split_codes(values) -> set[str] | None:
     return codes or None
 
 
+def _check_codes(options) -> None:
+    """--select / --ignore name known codes or prefixes of them (a typo
+    would otherwise silently select nothing)."""
+    from autograph_cli._converters import load_check
+
+    known = load_check().CODES
+    for option in ("select", "ignore"):
+        for code in sorted(options.get(option) or ()):
+            if not any(k.startswith(code) for k in known):
+                raise _fail(f"autograph: --{option}: unknown code {code} (autograph check --list-codes shows them)")
+
+
 def _default_jobs(n_files: int) -> int:
     if n_files < 8:
         return 1
@@ -137,7 +149,7 @@ def to_code_cmd(ctx, path, function, strict):
 
 @cli.command("convert")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("-o", "--output", "output", metavar="DIR", type=click.Path(file_okay=False),
+@click.option("-o", "--output", "output", metavar="DIR",
               help="Write converted files under DIR, keeping their paths relative to the common root.")
 @click.option("--in-place", "in_place", is_flag=True, help="Rewrite the files themselves.")
 @click.option("--check", "check", is_flag=True, help="Write nothing; exit 1 if any file would change.")
@@ -169,6 +181,8 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
         raise click.UsageError("'-' (stdin) cannot be combined with other paths")
     if in_place and output:
         raise click.UsageError("--in-place and -o/--output exclude each other")
+    if output and os.path.exists(output) and not os.path.isdir(output):
+        raise _fail(f"{output}:1:1: -o needs a directory; this is a file")
     if stdin and (in_place or output):
         raise click.UsageError("stdin is converted to stdout: drop --in-place / -o")
     if not (output or in_place or check or diff or stdin):
@@ -324,6 +338,7 @@ def check_cmd(ctx, paths, select, ignore, staged, fmt, exclude, gitignore, jobs,
 
     options = {"select": _split_codes(p["select"]), "ignore": _split_codes(p["ignore"]),
                "staged": set(p["staged"]) or None}
+    _check_codes(options)
     if "-" in paths:
         if len(paths) > 1:
             raise click.UsageError("'-' (stdin) cannot be combined with other paths")
@@ -415,7 +430,7 @@ def run_cmd(ctx, convert, module, no_convert_main, args):
 @click.argument("target", metavar="PATH::FUNC")
 @click.option("--arg", "arg_specs", multiple=True, metavar="SPEC",
               help="One argument: a tensor spec such as int32[None] or float32[3,3], or a Python literal (repeatable, in order).")
-@click.option("--dot", "dot", metavar="FILE", type=click.Path(dir_okay=False), help="Also write the graph as Graphviz dot.")
+@click.option("--dot", "dot", metavar="FILE", help="Also write the graph as Graphviz dot.")
 @click.pass_context
 def graph_cmd(ctx, target, arg_specs, dot):
     """Trace FUNC from PATH with the given argument specs and show its graph."""

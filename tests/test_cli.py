@@ -441,6 +441,20 @@ def test_a_fifo_in_a_directory_is_skipped(tmp_path):
         assert "pipe.py" not in r.stdout + r.stderr
 
 
+def test_option_values_that_make_no_sense_are_one_line_and_exit_2(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text(LOOPY)
+    r = run("check", "--select", "XYZ", f)
+    assert (r.returncode, r.stderr) == (2, "autograph: --select: unknown code XYZ (autograph check --list-codes shows them)\n")
+    assert run("check", "--select", "AG2", "--ignore", "AG101", f).returncode == 0  # prefixes and codes
+    (tmp_path / "afile").write_text("x")
+    r = run("convert", f, "-o", tmp_path / "afile")
+    assert (r.returncode, r.stderr) == (2, f"{tmp_path / 'afile'}:1:1: -o needs a directory; this is a file\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.autograph]\njobs = 0\n")
+    r = run("check", f)
+    assert r.returncode == 2 and r.stderr.endswith("tool.autograph.jobs must be at least 1, not 0\n")
+
+
 def test_unknown_command_and_option_exit_2():
     assert run("frobnicate").returncode == 2
     assert run("convert", "--frob", "x.py").returncode == 2

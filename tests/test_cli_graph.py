@@ -117,7 +117,19 @@ def test_errors_are_one_located_line(tmp_path):
         assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     r = run("graph", f"{f}::one_branch", "--arg", "int32[]")
     assert "'y'" in r.stderr
-    # an unwritable --dot target: the tree is shown, the write fails located
+    # an unwritable --dot target: the write fails located, before any output
     (tmp_path / "blocker").write_text("a file, not a directory")
     r = run("graph", f"{f}::python_loop", "--arg", "float32[2]", "--arg", "1", "--dot", tmp_path / "blocker" / "g.dot")
-    assert r.returncode == 2 and r.stderr.startswith(f"{tmp_path / 'blocker' / 'g.dot'}:1:1: cannot write")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == f"{tmp_path / 'blocker' / 'g.dot'}:1:1: cannot write: {tmp_path / 'blocker'} is not a directory\n"
+    r = run("graph", f"{f}::python_loop", "--arg", "float32[2]", "--arg", "1", "--dot", tmp_path)
+    assert (r.returncode, r.stderr) == (2, f"{tmp_path}:1:1: --dot needs a file; this is a directory\n")
+
+
+def test_a_module_that_exits_while_imported_is_one_located_line(tmp_path):
+    f = tmp_path / "exits.py"
+    f.write_text(PROGRAM + "\nimport sys\nsys.exit(3)\n")
+    r = run("graph", f"{f}::scaled_relu_sum", "--arg", "float32[None]", "--arg", "2.0")
+    line = PROGRAM.count("\n") + 3
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == f"{f}:{line}:1: importing it exited (SystemExit: 3)\n"

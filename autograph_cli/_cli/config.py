@@ -98,5 +98,7 @@ def load_config(path: str | None) -> tuple[dict, list[str]]:
             raise SourceError(path, 1, 1, f"tool.autograph.{key} must be {expected.__name__}, not {type(value).__name__}")
         if expected is list and not all(isinstance(v, str) for v in value):
             raise SourceError(path, 1, 1, f"tool.autograph.{key} must be a list of strings")
+        if name == "jobs" and value < 1:
+            raise SourceError(path, 1, 1, f"tool.autograph.{key} must be at least 1, not {value}")
         options[name] = value
     return options, warnings

@@ -126,6 +126,20 @@ def encode(text: str, encoding: str, original: bytes = b"") -> bytes:
     return data
 
 
+def _blocker(directory: str) -> str | None:
+    """'X is not a directory' when a file stands where ``directory`` or one
+    of its parents should be."""
+    d = directory
+    while d and not os.path.exists(d):
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+    if d and not os.path.isdir(d):
+        return f"{d} is not a directory"
+    return None
+
+
 def atomic_write(path: str, data: bytes) -> None:
     """Write all of ``data`` to ``path`` or leave ``path`` as it was.
 
@@ -154,7 +168,7 @@ def atomic_write(path: str, data: bytes) -> None:
         os.replace(tmp, path)
         tmp = None
     except OSError as e:
-        raise SourceError(shown, 1, 1, f"cannot write: {_os_message(e)}") from None
+        raise SourceError(shown, 1, 1, f"cannot write: {_blocker(directory) or _os_message(e)}") from None
     finally:
         if tmp is not None:
             try:

@@ -242,8 +242,14 @@ def show_graph(target: str, arg_specs: list[str], dot: str | None, color: bool) 
     except _Bad as e:
         sys.stderr.write(f"{path}:1:1: {e}\n")
         return 2
+    if dot and os.path.isdir(dot):
+        sys.stderr.write(f"{dot}:1:1: --dot needs a file; this is a directory\n")
+        return 2
     try:
         module = _load_module(path)
+    except SystemExit as e:
+        sys.stderr.write(f"{path}:{_user_location(e, path)}:1: importing it exited (SystemExit: {e.code!r})\n")
+        return 2
     except SyntaxError as e:
         sys.stderr.write(f"{path}:{e.lineno or 1}:{e.offset or 1}: {e.msg}\n")
         return 2
@@ -257,6 +263,9 @@ def show_graph(target: str, arg_specs: list[str], dot: str | None, color: bool) 
         return 2
     try:
         cf = fn.get_concrete_function(*specs)
+    except SystemExit as e:
+        sys.stderr.write(f"{path}:{_user_location(e, path)}:1: tracing {qualname} exited (SystemExit: {e.code!r})\n")
+        return 2
     except Exception as e:
         message = str(e).strip().splitlines()[0] if str(e).strip() else ""
         line = _user_location(e, path)
@@ -265,9 +274,7 @@ def show_graph(target: str, arg_specs: list[str], dot: str | None, color: bool) 
             line, message = int(m.group(2)), m.group(3)  # the runtime located it already
         sys.stderr.write(f"{path}:{line}:1: tracing {qualname} failed: {type(e).__name__}: {message}\n")
         return 2
-    sys.stdout.write(_render(cf, qualname, color))
-    sys.stdout.flush()
-    if dot:
+    if dot:  # first: a path that cannot be written fails before any output
         from autograph_cli._cli.files import atomic_write
 
         try:
@@ -275,4 +282,6 @@ def show_graph(target: str, arg_specs: list[str], dot: str | None, color: bool) 
         except SourceError as e:
             sys.stderr.write(f"{e}\n")
             return 2
+    sys.stdout.write(_render(cf, qualname, color))
+    sys.stdout.flush()
     return 0
