@@ -20,10 +20,17 @@ def if_stmt(cond, body, orelse, names=()):
     b = _backend(cond)
     if b:
         return b.if_stmt(cond, body, orelse, State(names, (body, orelse)))
-    if cond:
-        body()
-    elif orelse is not None:
-        orelse()
+    try:
+        if cond:
+            body()
+        elif orelse is not None:
+            orelse()
+        return
+    except NameError as e:
+        fixed = _unbound_local(e)
+        if fixed is None:
+            raise
+    raise fixed
 
 
 def while_stmt(test, body, names=(), opts=None):
@@ -31,17 +38,24 @@ def while_stmt(test, body, names=(), opts=None):
     a test that becomes staged after Python iterations (a break or return
     that depends on a tensor, in a loop that runs in Python) is the
     backend's error to raise."""
-    c = test()
-    b = _backend(c)
-    if b:
-        return b.while_stmt(test, body, State(names, (test, body)), opts or {}, c)
-    while c:
-        body()
+    try:
         c = test()
-        if type(c) is not bool:
-            b = _backend(c)
-            if b:
-                return b.staged_test_in_python_loop("while", c, State(names, (test, body)).location)
+        b = _backend(c)
+        if b:
+            return b.while_stmt(test, body, State(names, (test, body)), opts or {}, c)
+        while c:
+            body()
+            c = test()
+            if type(c) is not bool:
+                b = _backend(c)
+                if b:
+                    return b.staged_test_in_python_loop("while", c, State(names, (test, body)).location)
+        return
+    except NameError as e:
+        fixed = _unbound_local(e)
+        if fixed is None:
+            raise
+    raise fixed
 
 
 def for_stmt(iterable, extra_test, body, names=(), opts=None):
@@ -54,25 +68,75 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
         it = iter(iterable)
     except Exception as e:
         _raise_at_statement(e, body)
-    while True:
-        try:
-            item = next(it)
-        except StopIteration:
-            return
-        except Exception as e:
-            _raise_at_statement(e, body)
-        body(item)
-        if extra_test is None:
-            continue
-        keep_going = extra_test()
-        if type(keep_going) is not bool:
-            sb = _backend(keep_going)
-            if sb:
-                return sb.staged_test_in_python_loop(
-                    "for", keep_going, State(names, (extra_test, body)).location
-                )
-        if not keep_going:
-            return
+    try:
+        while True:
+            try:
+                item = next(it)
+            except StopIteration:
+                return
+            except Exception as e:
+                _raise_at_statement(e, body)
+            body(item)
+            if extra_test is None:
+                continue
+            keep_going = extra_test()
+            if type(keep_going) is not bool:
+                sb = _backend(keep_going)
+                if sb:
+                    return sb.staged_test_in_python_loop(
+                        "for", keep_going, State(names, (extra_test, body)).location
+                    )
+            if not keep_going:
+                return
+    except NameError as e:
+        fixed = _unbound_local(e)
+        if fixed is None:
+            raise
+    raise fixed
+
+
+def _unbound_local(exc: NameError):
+    """The UnboundLocalError Python raises where the functional form raised
+    ``exc`` (a NameError), or None.
+
+    In the functional form the user's locals live in closure cells shared
+    with the generated helpers (branch and loop bodies, the lambdas of
+    ``and``/``or``/``x if c else y``), so reading one before it is bound
+    raises NameError ("free variable") where the user's function raised
+    UnboundLocalError. It is that case when the name is free in the frame
+    that raised, that frame was called by an operator, and, going out past
+    operator frames and helpers, the first function holding the name owns
+    it as a cell (the user's function: its own local). A name the user's
+    function itself has as a free variable (``nonlocal``, a closure) stays a
+    NameError, as in Python.
+    """
+    name = getattr(exc, "name", None)
+    tb = exc.__traceback__
+    if type(exc) is not NameError or name is None or tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    while name not in frame.f_code.co_cellvars:
+        caller = frame.f_back
+        if name not in frame.f_code.co_freevars or caller is None or caller.f_code.co_filename != _HERE:
+            return None  # not raised in a helper an operator called
+        while caller is not None and caller.f_code.co_filename == _HERE:
+            caller = caller.f_back
+        if caller is None:
+            return None
+        frame = caller
+    del frame, caller
+    if sys.version_info >= (3, 11):
+        fixed = UnboundLocalError(f"cannot access local variable '{name}' where it is not associated with a value")
+    else:  # pragma: no cover - 3.10's wording
+        fixed = UnboundLocalError(f"local variable '{name}' referenced before assignment")
+    fixed.__cause__, fixed.__context__ = exc.__cause__, exc.__context__
+    fixed.__suppress_context__ = exc.__suppress_context__
+    return fixed.with_traceback(exc.__traceback__.tb_next)
+
+
+_HERE = __file__
 
 
 def _raise_at_statement(exc, body):
@@ -102,8 +166,16 @@ def and_(value, *rest):
             return b.and_(value, rest[i:])
         if not value:
             return value
-        value = fn()
-    return value
+        try:
+            value = fn()
+        except NameError as e:
+            fixed = _unbound_local(e)
+            if fixed is None:
+                raise
+            break
+    else:
+        return value
+    raise fixed
 
 
 def or_(value, *rest):
@@ -114,8 +186,16 @@ def or_(value, *rest):
             return b.or_(value, rest[i:])
         if value:
             return value
-        value = fn()
-    return value
+        try:
+            value = fn()
+        except NameError as e:
+            fixed = _unbound_local(e)
+            if fixed is None:
+                raise
+            break
+    else:
+        return value
+    raise fixed
 
 
 def not_(value):
@@ -130,7 +210,13 @@ def if_exp(cond, true_fn, false_fn):
     b = _backend(cond)
     if b:
         return b.if_exp(cond, true_fn, false_fn)
-    return true_fn() if cond else false_fn()
+    try:
+        return true_fn() if cond else false_fn()
+    except NameError as e:
+        fixed = _unbound_local(e)
+        if fixed is None:
+            raise
+    raise fixed
 
 
 def assert_stmt(cond, msg_fn=None):
