@@ -160,31 +160,22 @@ def _raise_from(exc, filename, lineno):
 
 def and_(value, *rest):
     """``value and rest[0]() and rest[1]() ...`` with Python's short-circuit."""
-    for i, fn in enumerate(rest):
-        b = _backend(value)
-        if b:
-            return b.and_(value, rest[i:])
-        if not value:
-            return value
-        try:
-            value = fn()
-        except NameError as e:
-            fixed = _unbound_local(e)
-            if fixed is None:
-                raise
-            break
-    else:
-        return value
-    raise fixed
+    return _short_circuit(value, rest, False)
 
 
 def or_(value, *rest):
     """``value or rest[0]() or ...`` with Python's short-circuit."""
+    return _short_circuit(value, rest, True)
+
+
+def _short_circuit(value, rest, stop_if):
+    """``and`` (stop at the first false value) or ``or`` (at the first true
+    one); a staged operand hands the rest to its backend."""
     for i, fn in enumerate(rest):
         b = _backend(value)
         if b:
-            return b.or_(value, rest[i:])
-        if value:
+            return b.or_(value, rest[i:]) if stop_if else b.and_(value, rest[i:])
+        if (True if value else False) is stop_if:
             return value
         try:
             value = fn()
