@@ -169,7 +169,8 @@ class ControlFlowConverter:
             else_block = None
         bound = body.bound | (else_block.bound if else_block else set())
         state = sorted(bound & live_after)
-        body_name, body_def = self._helper("if_body", line, (), body)
+        # (a guard made by jump lowering runs the rest of a block after a jump)
+        body_name, body_def = self._helper(ctx.guards.get(stmt, "if_body"), line, (), body)
         defs = [body_def]
         else_ref = n.none()
         if else_block is not None:

@@ -86,6 +86,7 @@ class FunctionContext:
         self.flag_sets: dict = {}  # flag -> the statements that set it
         self.flags_read: set = set()  # flags some guard or loop test reads
         self.dead: set = set()  # statements to leave out (flags nothing reads)
+        self.guards: dict = {}  # `if not <flag>: ...` made by jump lowering -> its helper's name
         params = fn.params
         self.params = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
         for star in (params.star_arg, params.star_kwarg):

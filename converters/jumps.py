@@ -74,10 +74,13 @@ class JumpLowering:
         self.ctx.flag_sets.setdefault(flag, set()).add(stmt)
         return stmt
 
-    def _guard(self, flags, body, origin):
+    def _guard(self, flags, body, origin, kind="rest"):
+        """``if not <flags>: body``; ``kind`` names its helper: ``rest`` (of a
+        block after a jump), ``loop_else``, ``try_else``."""
         flags = sorted(flags)
         self.ctx.flags_read.update(flags)
         node = n.if_(n.none_of(flags), body)
+        self.ctx.guards[node] = kind
         reads = set(flags)
         writes = set()
         for s in body:
@@ -343,7 +346,7 @@ class JumpLowering:
             else_stmts, else_flags = self.block(self.ctx.stmts(stmt.orelse.body), outer)
             flags |= else_flags
             if stop:
-                out.append(self._guard(stop, else_stmts, stmt))
+                out.append(self._guard(stop, else_stmts, stmt, "loop_else"))
             else:
                 out.extend(else_stmts)
         return out, flags
@@ -362,7 +365,7 @@ class JumpLowering:
             else_stmts, f = self.block(original, loop)
             flags |= f
             if body_flags:
-                else_stmts = [self._guard(body_flags, else_stmts, stmt)]
+                else_stmts = [self._guard(body_flags, else_stmts, stmt, "try_else")]
             if len(else_stmts) != len(original) or any(a is not b for a, b in zip(else_stmts, original)):
                 orelse = orelse.with_changes(body=cst.IndentedBlock(body=else_stmts))
         finalbody = stmt.finalbody

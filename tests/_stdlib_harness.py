@@ -126,7 +126,7 @@ def functions_with_control_flow(source: str):
     return out
 
 
-_GENERATED_DEF = re.compile(r"^(if_body|else_body|loop_body|loop_test|extra_test)_\d+_*$")
+_GENERATED_DEF = re.compile(r"^(if_body|else_body|loop_body|loop_test|extra_test|rest|loop_else|try_else)_\d+_*$")
 _OPERATOR_CALLS = frozenset(
     ("if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "assert_stmt")
 )
