@@ -78,14 +78,15 @@ _converting = threading.local()
 
 
 def _converter_stamp() -> list:
-    """(name, size, mtime) of the files whose code decides the converted
-    output: the ``converters`` package and the API that compiles it."""
+    """(name, size, mtime) of the files whose code decides the cached code:
+    the ``converters`` package, the API and line mapping that compile it,
+    and this loader."""
     from autograph_cli._converters import directory
 
     stamp = []
     dirs = [directory()]
     here = os.path.dirname(os.path.abspath(__file__))
-    files = [os.path.join(here, "api.py")]
+    files = [os.path.join(here, name) for name in ("api.py", "_lines.py", "_converters.py", "import_hook.py")]
     for d in dirs:
         try:
             files += [os.path.join(d, n) for n in os.listdir(d) if n.endswith(".py")]

@@ -168,7 +168,12 @@ def _with_prologue(body, prologue, lines):
     for stmt in body[k:]:
         line = lines.get(stmt)
         rest.append(n.anchored(stmt, line) if line is not None else stmt)
-    return [*body[:k], *prologue, *rest]
+    # The prologue reports the line of the statement before it (or, first in
+    # the module, the one after it): no line of its own appears in tracing
+    # or coverage.
+    near = [lines.get(s) for s in (body[k - 1:k] if k else body[:1])]
+    line = near[0] if near and near[0] is not None else 1
+    return [*body[:k], *(n.anchored(p, line) for p in prologue), *rest]
 
 
 def _functional_table(module, defs, qualnames):

@@ -160,3 +160,11 @@ def test_a_script_runs_with_an_absolute_file_name_as_under_python(tmp_path):
     (tmp_path / "where.py").write_text("print(__file__)\n")
     plain = subprocess.run([sys.executable, "where.py"], cwd=tmp_path, capture_output=True, text=True).stdout
     assert run("run", "where.py", cwd=tmp_path).stdout == plain == f"{tmp_path / 'where.py'}\n"
+
+
+def test_a_scripts_own_converters_module_is_the_one_it_imports(tmp_path):
+    (tmp_path / "converters.py").write_text("NAME = 'mine'\n")
+    (tmp_path / "s.py").write_text("import converters\nprint(converters.NAME)\n")
+    for args in (["s.py"], ["--no-convert-main", "s.py"], ["-m", "s"]):
+        r = run("run", *args, cwd=tmp_path)
+        assert (r.returncode, r.stdout, r.stderr) == (0, "mine\n", ""), args

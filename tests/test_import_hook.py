@@ -592,3 +592,32 @@ def test_a_users_own_converters_module_shadows_nothing(proj):
     cli = subprocess.run([sys.executable, "-m", "autograph_cli", "check", "mymod.py"], cwd=proj, capture_output=True,
                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(proj)})
     assert (cli.returncode, cli.stderr) == (0, ""), cli.stderr
+
+
+@pytest.mark.parametrize("head", [
+    'from __future__ import annotations\n',
+    '"""Doc."""\n# a comment\n\n',
+    '#!/usr/bin/env python\n"""Doc\n\nover lines."""\nfrom __future__ import annotations\n\n',
+])
+def test_tracing_sees_the_same_lines_as_without_the_hook(proj, head):
+    # What the hook adds in front of the module (the ag__ binding, the table
+    # of functional forms) has no line of its own: debuggers and coverage see
+    # the lines a plain import runs, inside functions too.
+    (proj / "traced.py").write_text(head + MOD.split('"""', 2)[2] + "\nTOTAL = collatz(6) + find([1, 2], 2)\n")
+    code = """
+        import sys, autograph_cli
+        {hook}
+        events = []
+        def tracer(frame, event, arg):
+            if frame.f_code.co_filename.endswith("traced.py"):
+                if event == "line":
+                    events.append((frame.f_code.co_name, frame.f_lineno))
+                return tracer
+        sys.settrace(tracer)
+        import traced
+        sys.settrace(None)
+        print(events)
+    """
+    plain = py(code.format(hook=""), proj).stdout
+    hooked = py(code.format(hook="autograph_cli.install_import_hook(['traced'])"), proj).stdout
+    assert "collatz" in plain and hooked == plain

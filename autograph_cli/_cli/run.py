@@ -90,6 +90,10 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
         if not all(part.isidentifier() for part in name.split(".")):
             _err(f"{name}:1:1: --convert needs a module name")
             return 2
+    # The program's sys.path first, as python sets it: the script's directory
+    # (or the current one for -m). Names resolve as the program will see them
+    # (a `converters` of the user's stays the user's).
+    sys.path[0] = os.path.dirname(os.path.abspath(script)) if module is None else os.getcwd()
     if names:
         import warnings
 
@@ -107,7 +111,6 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
             _err(error)
             return 2
         sys.argv = [script, *argv]
-        sys.path[0] = os.path.dirname(path)
         main = types.ModuleType("__main__")
         main.__dict__.update(__file__=path, __cached__=None, __loader__=None, __spec__=None,
                              __package__=None, __builtins__=__builtins__)
@@ -123,7 +126,6 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
         import runpy
 
         sys.argv = [module, *argv]
-        sys.path[0] = os.getcwd()
         try:
             # (imports the parent packages: their errors are the program's)
             spec = importlib.util.find_spec(module)
