@@ -45,6 +45,9 @@ class ModuleInfo:
     tree: ast.Module
     aliases: dict[str, str] = field(default_factory=dict)  # import alias -> dotted name
     bound: set[str] = field(default_factory=set)  # names bound at module level, any way
+    # names bound anywhere (parameters and locals too): a bare `tf` or
+    # `function` bound by the code itself is never taken for TensorFlow's
+    bound_anywhere: set[str] = field(default_factory=set)
     # module-level `name = value` assignments, in source order: name -> [(line, value)]
     assigns: dict[str, list[tuple[int, ast.expr]]] = field(default_factory=dict)
     functions: list[FuncInfo] = field(default_factory=list)
@@ -70,7 +73,7 @@ class ModuleInfo:
         name = expr.id
         base = self.aliases.get(name)
         if base is None:
-            if name in self.bound:
+            if name in self.bound or name in self.bound_anywhere:
                 return None
             if name == "tf":
                 base = "tensorflow"
@@ -187,6 +190,7 @@ def _decorated_staged(info: ModuleInfo, node: ast.AST) -> bool:
 def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset()) -> ModuleInfo:
     info = ModuleInfo(tree)
     _module_bindings(info, tree.body)
+    info.bound_anywhere = _bound_anywhere(tree, ("tf", "function"))
     nested_imports: list[ast.Import | ast.ImportFrom] = []
     top_lines: dict[str, list[int]] = {}
     for stmt in tree.body:
@@ -284,3 +288,23 @@ class _Body(ast.AST):
     def __init__(self, body):
         super().__init__()
         self.body = body
+
+
+def _bound_anywhere(tree: ast.Module, names) -> set[str]:
+    """Which of ``names`` the module binds in any scope (parameters,
+    assignments, loop targets, imports, defs)."""
+    wanted, found = set(names), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            name = node.id
+        elif isinstance(node, ast.arg):
+            name = node.arg
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.name
+        elif isinstance(node, ast.alias):
+            name = (node.asname or node.name).split(".")[0]
+        else:
+            continue
+        if name in wanted:
+            found.add(name)
+    return found
