@@ -4,7 +4,8 @@ Converted code is printed with extra lines (helper functions, guards), and a
 line map says which original line each generated line stands for. The code is
 compiled as it is and the finished code objects get their line numbers
 rewritten: ``co_firstlineno`` and the location table (PEP 657; the format is
-CPython's ``Objects/locations.md``, unchanged from 3.11 to 3.13).
+CPython's ``Objects/locations.md``, unchanged from 3.11 to 3.13). Given the
+user's file, columns are mapped as well (see ``compile_mapped``).
 
 Where that format is not known (3.10, 3.14 and later) the generated source is
 parsed with ``ast``, every node's line is mapped and the tree is compiled: the
@@ -13,6 +14,7 @@ same result, about three times the cost.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import types
 from typing import Callable
@@ -27,13 +29,54 @@ _LONG = 14
 _NONE = 15
 
 
-def compile_mapped(source: str, filename: str, line_of: LineOf) -> types.CodeType:
+def compile_mapped(source: str, filename: str, line_of: LineOf, original=None) -> types.CodeType:
     """``compile(source, filename, "exec")`` with generated line ``i``
     reported as ``line_of(i)`` (also in end lines, where a span that folds
-    onto one line keeps a column range that does not end before it starts)."""
+    onto one line keeps a column range that does not end before it starts).
+
+    ``original`` (the lines of the file the user sees) maps columns too: a
+    generated line that is an original line re-indented gets its columns
+    shifted by the indentation; on a generated line the user never wrote
+    (a helper call, a stub) the columns are dropped, so that a traceback
+    shows the user's line without carets rather than carets under the wrong
+    characters. Without ``original`` the columns stay as generated."""
     if _REWRITES_TABLE:
-        return _remap(compile(source, filename, "exec", dont_inherit=True), line_of)
+        columns = _Columns(source, original, line_of) if original is not None else None
+        return _remap(compile(source, filename, "exec", dont_inherit=True), line_of, columns)
     return compile(mapped_tree(source, line_of), filename, "exec", dont_inherit=True)
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` as Python numbers them (\\n, \\r\\n, \\r)."""
+    return _NEWLINE.split(text)
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+class _Columns:
+    """Per generated line: the shift that turns its columns into the
+    original line's, or None (not a line the user wrote)."""
+
+    def __init__(self, source: str, original, line_of: LineOf):
+        self.generated = split_lines(source)
+        self.original = original
+        self.line_of = line_of
+        self.shifts: dict[int, int | None] = {}
+
+    def shift(self, line: int) -> int | None:
+        if line in self.shifts:
+            return self.shifts[line]
+        shift = None
+        if 1 <= line <= len(self.generated):
+            gen = self.generated[line - 1]
+            target = self.line_of(line)
+            orig = self.original[target - 1] if 1 <= target <= len(self.original) else ""
+            text = gen.lstrip()
+            if text and text == orig.strip():
+                shift = (len(orig) - len(orig.lstrip())) - (len(gen) - len(text))
+        self.shifts[line] = shift
+        return shift
 
 
 def mapped_tree(source: str, line_of: LineOf) -> ast.Module:
@@ -52,21 +95,28 @@ def mapped_tree(source: str, line_of: LineOf) -> ast.Module:
     return tree
 
 
-def _remap(code: types.CodeType, line_of: LineOf) -> types.CodeType:
+def _remap(code: types.CodeType, line_of: LineOf, columns: "_Columns | None" = None) -> types.CodeType:
     consts = code.co_consts
     if any(type(c) is types.CodeType for c in consts):
-        consts = tuple(_remap(c, line_of) if type(c) is types.CodeType else c for c in consts)
+        consts = tuple(_remap(c, line_of, columns) if type(c) is types.CodeType else c for c in consts)
     first = line_of(code.co_firstlineno)
-    return code.replace(co_firstlineno=first, co_linetable=_table(code, line_of, first), co_consts=consts)
+    table = _table(code, line_of, first, columns)
+    return code.replace(co_firstlineno=first, co_linetable=table, co_consts=consts)
 
 
-def _table(code: types.CodeType, line_of: LineOf, first: int) -> bytes:
+def _table(code: types.CodeType, line_of: LineOf, first: int, columns: "_Columns | None" = None) -> bytes:
     """A location table with every line mapped: one entry per run of equal
     positions (at most 8 code units each)."""
     out = bytearray()
     prev_line = first
     run, length = None, 0
     for pos in code.co_positions():
+        if columns is not None and pos[0] is not None and pos[2] is not None:
+            start, end = columns.shift(pos[0]), columns.shift(pos[1] if pos[1] is not None else pos[0])
+            if start is None or end is None or pos[3] is None or pos[2] + start < 0 or pos[3] + end < 0:
+                pos = (pos[0], pos[1], None, None)  # not a place in the user's text
+            else:
+                pos = (pos[0], pos[1], pos[2] + start, pos[3] + end)
         if pos == run and length < 8:
             length += 1
             continue

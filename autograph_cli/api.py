@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import linecache
 import textwrap
 import threading
 import types
@@ -11,7 +12,7 @@ import warnings
 import weakref
 
 from autograph_cli import _converters, operators
-from autograph_cli._lines import compile_mapped
+from autograph_cli._lines import compile_mapped, split_lines
 from autograph_cli.operators import do_not_convert
 
 converters = _converters.load()
@@ -27,24 +28,33 @@ class AutoGraphWarning(UserWarning):
 
 def compile_lines(code: str, line_map, filename: str) -> types.CodeType:
     """Compile ``code`` so that generated line i reports original line
-    ``line_map[i - 1]`` under ``filename``."""
+    ``line_map[i - 1]`` under ``filename`` (columns too, where the file's
+    lines can be read)."""
     last = len(line_map)
 
     def line_of(i):
         return line_map[i - 1] if 1 <= i <= last else i
 
-    return compile_mapped(code, filename, line_of)
+    return compile_mapped(code, filename, line_of, _file_lines(filename))
 
 
-def compile_result(result: converters.ConversionResult, *, line_offset: int = 0) -> types.CodeType:
-    """Compile a converted module under the original file name and lines."""
+def _file_lines(filename: str):
+    lines = linecache.getlines(filename)
+    return [line.rstrip("\r\n") for line in lines] if lines else None
+
+
+def compile_result(result: converters.ConversionResult, *, line_offset: int = 0,
+                   original: str | None = None) -> types.CodeType:
+    """Compile a converted module under the original file name and lines
+    (and columns, given the ``original`` source text)."""
     line_map = result.line_map
     last = len(line_map)
 
     def line_of(i):
         return (line_map[i - 1] if 1 <= i <= last else i) + line_offset
 
-    return compile_mapped(result.code, result.filename, line_of)
+    return compile_mapped(result.code, result.filename, line_of,
+                          split_lines(original) if original is not None else None)
 
 
 # -- functions ------------------------------------------------------------------
@@ -84,7 +94,7 @@ def _factory_code(result, code, name, start, filename):
         j = i - 1 - skip if i > skip else 0
         return line_map[min(j, len(line_map) - 1)]
 
-    factory_code = compile_mapped(factory_src, filename, line_of)
+    factory_code = compile_mapped(factory_src, filename, line_of, _file_lines(filename))
     # The factory's code object holds the converted function's code object.
     fcode = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY)
     return next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == name)

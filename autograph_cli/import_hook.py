@@ -254,7 +254,7 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
                     failure = (1, f"internal error, cannot convert ({type(e).__name__}: {e})")
             if result is not None:
                 try:
-                    return compile_result(result), True
+                    return compile_result(result, original=source), True
                 except (SyntaxError, ValueError) as e:
                     line, why = getattr(e, "lineno", None) or 1, getattr(e, "msg", None) or str(e)
                 if converters.compile_error(source, source_path) is None:

@@ -98,3 +98,56 @@ def test_a_traceback_shows_the_original_line(tmp_path):
     # (the frame is a helper of the functional form: named if_body_N)
     assert (frame.filename, frame.lineno, frame.end_lineno) == (path, 5, 6)
     assert frame.line == "raise ValueError("
+
+
+CARETS = (
+    "def top(x, ys):\n"
+    "    total = 0\n"
+    "    for y in ys:\n"
+    "        if y > 0:\n"
+    "            total += x + 1 / (y - 1)\n"
+    "    return total\n"
+    "\n"
+    "\n"
+    "class Box:\n"
+    "    def method(self, d):\n"
+    "        if d:\n"
+    "            return {'a': 1}[d]\n"
+    "        return 0\n"
+)
+
+
+def _innermost(fn, *args):
+    try:
+        fn(*args)
+    except Exception as e:  # noqa: BLE001 - the traceback is what is compared
+        return traceback.format_exception(e)[-2]
+    raise AssertionError("no exception")
+
+
+def test_carets_under_the_users_code(tmp_path):
+    # to_graph re-indents a function's text: columns follow the user's text;
+    # in the functional form, a helper's frame on a line the user wrote shows
+    # that line with correct carets, or no carets, never misplaced ones.
+    import importlib.util
+
+    from autograph_cli import operators, to_graph
+
+    path = tmp_path / "carets_mod.py"
+    path.write_text(CARETS)
+    spec = importlib.util.spec_from_file_location("carets_mod", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    cases = [(mod.top, (1, [2, 1])), (mod.Box.method, (mod.Box(), "b"))]
+    for fn, args in cases:
+        plain = _innermost(fn, *args)
+        assert "^" in plain  # 3.11 shows carets for these
+        converted = to_graph(fn)
+        assert _innermost(converted, *args) == plain, fn
+        prev = operators.force_functional(True)
+        try:
+            functional = _innermost(converted, *args)
+        finally:
+            operators.force_functional(prev)
+        head, *carets = functional.splitlines()[1:]
+        assert head == plain.splitlines()[1] and carets in ([], plain.splitlines()[2:]), functional

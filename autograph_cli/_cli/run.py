@@ -68,7 +68,7 @@ def _main_code(script: str, convert_main: bool, path: str):
 
     try:
         result = converters.convert(src.text, filename=path, fast_path=True)
-        return compile_result(result), None
+        return compile_result(result, original=src.text), None
     except converters.ConversionError as e:
         return None, f"{script}:{e.line}:{e.col}: {e.message}"
     except (RecursionError, MemoryError) as e:
