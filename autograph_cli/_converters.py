@@ -30,11 +30,14 @@ def _same(path: str | None) -> bool:
         return False
 
 
+_private: types.ModuleType | None = None  # set once the private copy has fully loaded
+
+
 def load() -> types.ModuleType:
     """The project's ``converters`` package."""
-    mod = sys.modules.get(_PRIVATE)
-    if mod is not None:
-        return mod
+    global _private
+    if _private is not None:
+        return _private
     mod = sys.modules.get(_NAME)
     if mod is not None:
         if _same(getattr(mod, "__file__", None)):
@@ -46,10 +49,11 @@ def load() -> types.ModuleType:
         if spec is not None and _same(spec.origin):
             return importlib.import_module(_NAME)
     # Shadowed by the user's own ``converters``: load ours under a private name.
+    # (sys.modules holds it while it executes, for its relative imports;
+    # other threads get it only once it is complete)
     with _lock:
-        mod = sys.modules.get(_PRIVATE)
-        if mod is not None:
-            return mod
+        if _private is not None:
+            return _private
         spec = importlib.util.spec_from_file_location(
             _PRIVATE, os.path.join(_DIR, "__init__.py"), submodule_search_locations=[_DIR])
         mod = importlib.util.module_from_spec(spec)
@@ -59,6 +63,7 @@ def load() -> types.ModuleType:
         except BaseException:
             del sys.modules[_PRIVATE]
             raise
+        _private = mod
         return mod
 
 

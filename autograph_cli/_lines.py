@@ -72,9 +72,9 @@ class _Columns:
             gen = self.generated[line - 1]
             target = self.line_of(line)
             orig = self.original[target - 1] if 1 <= target <= len(self.original) else ""
-            text = gen.lstrip()
+            text = gen.strip()
             if text and text == orig.strip():
-                shift = (len(orig) - len(orig.lstrip())) - (len(gen) - len(text))
+                shift = (len(orig) - len(orig.lstrip())) - (len(gen) - len(gen.lstrip()))
         self.shifts[line] = shift
         return shift
 

@@ -4,7 +4,7 @@
 ``sys.meta_path``. It claims only the named modules and their submodules (a
 string test comes first, so every other import pays almost nothing), lets the
 normal finders locate the file, and swaps in a loader that converts the whole
-module and binds the operators as ``ag__`` in its globals.
+module; the converted module binds the operators as ``ag__`` itself.
 
 Converted bytecode is cached beside the normal ``.pyc`` under a private tag
 (package version + a digest of the conversion options), validated by the
@@ -132,8 +132,10 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
     # when that hash last matched; while the source's stat is unchanged its
     # content is too, so a cached import costs a stat, not a read and a hash
     # of the source (the check git's index makes). A key is recorded only
-    # for a source last modified more than _RACY_NS ago: an edit within the
-    # same timestamp tick would otherwise go unseen. Under
+    # when, at the time of its stat, the source's last change (mtime or
+    # ctime: a copy keeping an old mtime is a change too) is more than
+    # _RACY_NS old: an edit within the same timestamp tick would otherwise
+    # go unseen. Under
     # ``--check-hash-based-pycs always`` every import hashes the source;
     # under ``never`` the cache is trusted as it is.
 
@@ -144,52 +146,53 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
             return None
         return f"{plain[:-4]}.{self._hook.cache_tag}.pyc"
 
-    def _cached_code(self, source_path: str, cache_path: str) -> types.CodeType | None:
-        """The cached code, or None when the cache is missing, unreadable,
-        of another version or stale."""
+    def _cached_code(self, source_path: str, cache_path: str):
+        """``(code, source, key, vouches)``: the cached code, or None when the
+        cache is missing, unreadable, of another version or stale; the
+        source's bytes if they were read; its stat key (None if not taken)
+        and whether that key may be recorded (see ``_source_stat``)."""
+        source = key = None
+        vouches = False
         try:
             with _io.FileIO(cache_path, "r") as f:
                 data = f.readall()
         except OSError:
-            return None
+            return None, source, key, vouches
         if len(data) < _HEADER or data[:4] != _MAGIC:
-            return None
+            return None, source, key, vouches
         flags = int.from_bytes(data[4:8], "little")
         if flags & ~_FLAG_STAT != _FLAGS_CHECKED_HASH:
-            return None
+            return None, source, key, vouches
         check = _imp.check_hash_based_pycs
         if check != "never":
             try:
-                key = _stat_key(os.stat(source_path))
+                key, vouches = _source_stat(source_path)
             except OSError:
-                return None
+                return None, source, key, vouches
             if check == "always" or not (flags & _FLAG_STAT and data[16:_HEADER] == key):
                 try:
                     source = self.get_data(source_path)
                 except OSError:
-                    return None
+                    return None, source, key, vouches
                 if importlib.util.source_hash(source) != data[8:16]:
-                    return None
-                if check != "always" and not sys.dont_write_bytecode:
-                    self._refresh_key(cache_path, data, flags, key)
+                    return None, source, key, vouches
+                if check != "always" and vouches and not sys.dont_write_bytecode:
+                    # The hash matched a source whose stat changed (touched,
+                    # checked out again, copied): record the new key so that
+                    # later imports skip the hash.
+                    _write_atomic(cache_path, _header(flags | _FLAG_STAT, data[8:16], key) + memoryview(data)[_HEADER:])
         try:
             code = marshal.loads(memoryview(data)[_HEADER:])
         except (EOFError, ValueError, TypeError):
-            return None
-        return code if isinstance(code, types.CodeType) else None
+            return None, source, key, vouches
+        return (code if isinstance(code, types.CodeType) else None), source, key, vouches
 
-    def _refresh_key(self, cache_path: str, data: bytes, flags: int, key: bytes) -> None:
-        """The hash matched a source whose stat changed (touched, checked
-        out again, copied): record its stat key so later imports skip the hash."""
-        if _is_racy(key):
-            return
-        _write_atomic(cache_path, _header(flags | _FLAG_STAT, data[8:16], key) + memoryview(data)[_HEADER:])
-
-    def _write_cache(self, cache_path: str, source_hash: bytes, key: bytes | None, code: types.CodeType) -> None:
+    def _write_cache(self, cache_path: str, source_hash: bytes, key: bytes | None, vouches: bool,
+                     code: types.CodeType) -> None:
         if sys.dont_write_bytecode:
             return
         flags = _FLAGS_CHECKED_HASH
-        if key is None or _is_racy(key):
+        if key is None or not vouches:
             key = bytes(_HEADER - 16)
         else:
             flags |= _FLAG_STAT
@@ -203,19 +206,22 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
         errors raised by the module body look as a plain import's do."""
         source_path = self.path
         cache_path = self.cache_path
+        data = key = None
+        vouches = False
         if cache_path is not None:
-            code = self._cached_code(source_path, cache_path)
+            code, data, key, vouches = self._cached_code(source_path, cache_path)
             if code is not None:
                 _fix_filename(code, source_path)
                 return code
-        try:
-            key = _stat_key(os.stat(source_path))  # before the read: a later edit changes it
-        except OSError:
-            key = None
-        data = self.get_data(source_path)
+        if data is None:
+            try:
+                key, vouches = _source_stat(source_path)  # before the read: a later edit changes it
+            except OSError:
+                key, vouches = None, False
+            data = self.get_data(source_path)
         code, cacheable = self._convert(fullname, source_path, data)
         if cache_path is not None and cacheable:
-            self._write_cache(cache_path, importlib.util.source_hash(data), key, code)
+            self._write_cache(cache_path, importlib.util.source_hash(data), key, vouches, code)
         return code
 
     def _convert(self, fullname: str, source_path: str, data: bytes) -> tuple[types.CodeType, bool]:
@@ -285,12 +291,14 @@ def _stat_key(st: os.stat_result) -> bytes:
     ])
 
 
-def _is_racy(key: bytes) -> bool:
-    """Whether the source was modified too recently for its stat to vouch
-    for its content (a second edit in the same timestamp tick, or a clock
-    ahead of ours)."""
-    mtime_ns = int.from_bytes(key[:8], "little", signed=True)
-    return time.time_ns() - mtime_ns < _RACY_NS
+def _source_stat(path: str) -> tuple[bytes, bool]:
+    """The source's stat key, and whether it may vouch for the content read
+    after it: not when the file changed less than ``_RACY_NS`` before this
+    stat (a second edit within the same timestamp tick would leave the same
+    key), nor when its times are ahead of our clock."""
+    st = os.stat(path)
+    now = time.time_ns()
+    return _stat_key(st), now - max(st.st_mtime_ns, st.st_ctime_ns) >= _RACY_NS
 
 
 def _header(flags: int, source_hash: bytes, key: bytes) -> bytes:

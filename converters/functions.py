@@ -65,7 +65,7 @@ class ModuleState:
         return i < len(self._private_lines) and self._private_lines[i] <= end
 
 
-_PRIVATE = re.compile(r"(?<![A-Za-z0-9_])__[A-Za-z0-9_]*")
+_PRIVATE = re.compile(r"(?<!\w)__\w*")  # \w: identifiers may be non-ASCII (self.__état)
 
 
 class FunctionContext:

@@ -262,3 +262,38 @@ def test_to_graph_keeps_private_name_mangling_of_methods():
             assert to_graph(Account.withdraw)(a, 50) == 0
         finally:
             operators.force_functional(prev)
+
+
+class _Log:
+    def __init__(self):
+        self.items = []
+
+    def append(self, item):
+        if item < 0:
+            raise ValueError(f"negative: {item}")
+        self.items.append(item)
+
+
+def _fill(log, xs):
+    for x in xs:
+        log.append(x)
+    return log.items
+
+
+def test_a_user_defined_append_keeps_its_own_frames():
+    # `log.append(x)` becomes ag__.list_append(log, x): an error raised inside
+    # the user's own append must show that method's frame, as in Python.
+    import traceback
+
+    from autograph_cli import operators, to_graph
+
+    converted = to_graph(_fill)
+    assert converted(_Log(), [1, 2]) == [1, 2]
+    prev = operators.force_functional(True)
+    try:
+        with pytest.raises(ValueError, match="negative: -1") as info:
+            converted(_Log(), [1, -1])
+    finally:
+        operators.force_functional(prev)
+    frames = [(f.name, f.line) for f in traceback.extract_tb(info.tb)]
+    assert frames[-1] == ("append", 'raise ValueError(f"negative: {item}")')

@@ -329,17 +329,13 @@ def _bad_inputs(tmp_path):
     p.write_text("def f(x):\n    nonlocal y\n    while x:\n        x -= 1\n    return x\n")
     cases["nonlocal without a binding"] = (p, ":2:5: syntax error: no binding for nonlocal 'y' found")
     cases["missing"] = (tmp_path / "missing.py", ":1:1:")
-    if hasattr(os, "mkfifo"):
-        p = tmp_path / "fifo.py"
-        os.mkfifo(p)  # reading it would wait for a writer forever
-        cases["fifo"] = (p, ":1:1: not a regular file")
     return cases
 
 
 @pytest.mark.parametrize("command", ["to-code", "convert --check", "convert --in-place", "check"])
 def test_bad_input_is_one_located_line_and_exit_2(tmp_path, command):
     for name, (path, where) in _bad_inputs(tmp_path).items():
-        before = path.read_bytes() if path.is_file() else None
+        before = path.read_bytes() if path.exists() else None
         r = run(*command.split(), path)
         assert r.returncode == 2, (name, r.stdout, r.stderr)
         line = assert_one_located_line(r.stderr, str(path))
@@ -429,6 +425,29 @@ def test_an_output_directory_inside_the_input_is_not_input(tmp_path):
         assert r.returncode == 0, r.stderr
     made = sorted(str(p.relative_to(src / "out")) for p in (src / "out").rglob("*.py"))
     assert made and not any(m.startswith("out") for m in made), made
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_pipe_named_on_purpose_is_read_and_never_hangs(tmp_path):
+    fifo = tmp_path / "p.py"
+    os.mkfifo(fifo)
+    # No writer at all: an empty module, at once (not a wait for a writer).
+    r = run("check", fifo)
+    assert (r.returncode, r.stderr) == (0, "")
+    # A pipe with a writer, as bash's `<(cat m.py)` makes one: read to its end.
+    module = tmp_path / "m.py"
+    module.write_text(LOOPY)
+    command = " ".join(f"'{a}'" for a in AUTOGRAPH)
+    r = subprocess.run(["bash", "-c", f"{command} to-code <(cat '{module}')"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and "ag__.for_stmt(" in r.stdout, r.stderr
+    # A FIFO is never replaced by a file (here: where -o would write).
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / "m.py")
+    r = run("convert", module, "-o", out)
+    assert r.returncode == 2 and r.stderr.startswith(f"{out / 'm.py'}:1:1: cannot write: not a regular file")
+    assert (out / "m.py").is_fifo()
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")

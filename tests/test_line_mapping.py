@@ -105,7 +105,7 @@ CARETS = (
     "    total = 0\n"
     "    for y in ys:\n"
     "        if y > 0:\n"
-    "            total += x + 1 / (y - 1)\n"
+    "            total += x + 1 / (y - 1)   \n"  # (trailing blanks: still the user's line)
     "    return total\n"
     "\n"
     "\n"

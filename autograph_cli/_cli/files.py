@@ -110,8 +110,12 @@ def read_source(path: str) -> Source:
                 mode = os.fstat(fd).st_mode
                 if stat.S_ISDIR(mode):
                     raise SourceError(path, 1, 1, "is a directory")
-                if not stat.S_ISREG(mode):
+                if stat.S_ISSOCK(mode):
                     raise SourceError(path, 1, 1, "not a regular file")
+                if not stat.S_ISREG(mode):
+                    # A pipe named on purpose (`<(...)`, /dev/stdin): read it
+                    # to its end; with no writer at all that end comes at once.
+                    os.set_blocking(fd, True)
                 data = f.read()
             except OSError as e:
                 raise SourceError(path, 1, 1, f"cannot read: {_os_message(e)}") from None
@@ -148,6 +152,9 @@ def atomic_write(path: str, data: bytes) -> None:
     shown = path
     if os.path.islink(path):
         path = os.path.realpath(path)  # update the file a link points to, keep the link
+    if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+        # a FIFO or a device: replacing it with a file would lose it
+        raise SourceError(shown, 1, 1, "cannot write: not a regular file")
     directory = os.path.dirname(os.path.abspath(path))
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)

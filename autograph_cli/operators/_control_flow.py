@@ -232,6 +232,7 @@ def list_append(target, value):
         target.append(value)
     except Exception as e:
         _raise_at_caller(e)
+        raise
     return target
 
 
@@ -245,11 +246,16 @@ def list_pop(target, *index):
         return target, target.pop(*index)
     except Exception as e:
         _raise_at_caller(e)
+        raise
 
 
 def _raise_at_caller(exc):
     """Re-raise an error of the list method the user called from the user's
-    line (the caller's), as the user's own statement would have raised it."""
+    line (the caller's), as the user's own statement would have raised it;
+    only an error raised by the method itself (a builtin's): when the method
+    is Python code, its own frames stay and the caller re-raises as it is."""
+    if exc.__traceback__ is not None and exc.__traceback__.tb_next is not None:
+        return
     frame = sys._getframe(2)
     filename, lineno = frame.f_code.co_filename, frame.f_lineno
     del frame

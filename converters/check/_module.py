@@ -45,9 +45,9 @@ class ModuleInfo:
     tree: ast.Module
     aliases: dict[str, str] = field(default_factory=dict)  # import alias -> dotted name
     bound: set[str] = field(default_factory=set)  # names bound at module level, any way
-    # names bound anywhere (parameters and locals too): a bare `tf` or
-    # `function` bound by the code itself is never taken for TensorFlow's
-    bound_anywhere: set[str] = field(default_factory=set)
+    # ids of the Name nodes where a bare `tf` or `function` is a function's
+    # own (a parameter, a local): never taken for TensorFlow's there
+    local_refs: set[int] = field(default_factory=set)
     # module-level `name = value` assignments, in source order: name -> [(line, value)]
     assigns: dict[str, list[tuple[int, ast.expr]]] = field(default_factory=dict)
     functions: list[FuncInfo] = field(default_factory=list)
@@ -73,7 +73,7 @@ class ModuleInfo:
         name = expr.id
         base = self.aliases.get(name)
         if base is None:
-            if name in self.bound or name in self.bound_anywhere:
+            if name in self.bound or id(expr) in self.local_refs:
                 return None
             if name == "tf":
                 base = "tensorflow"
@@ -190,7 +190,7 @@ def _decorated_staged(info: ModuleInfo, node: ast.AST) -> bool:
 def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset()) -> ModuleInfo:
     info = ModuleInfo(tree)
     _module_bindings(info, tree.body)
-    info.bound_anywhere = _bound_anywhere(tree, ("tf", "function"))
+    info.local_refs = _local_refs(tree, ("tf", "function"))
     nested_imports: list[ast.Import | ast.ImportFrom] = []
     top_lines: dict[str, list[int]] = {}
     for stmt in tree.body:
@@ -290,21 +290,66 @@ class _Body(ast.AST):
         self.body = body
 
 
-def _bound_anywhere(tree: ast.Module, names) -> set[str]:
-    """Which of ``names`` the module binds in any scope (parameters,
-    assignments, loop targets, imports, defs)."""
-    wanted, found = set(names), set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            name = node.id
-        elif isinstance(node, ast.arg):
-            name = node.arg
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            name = node.name
-        elif isinstance(node, ast.alias):
-            name = (node.asname or node.name).split(".")[0]
-        else:
-            continue
-        if name in wanted:
-            found.add(name)
-    return found
+def _local_refs(tree: ast.Module, names) -> set[int]:
+    """ids of the ``Name`` nodes reading one of ``names`` where a function
+    (or an enclosing one) binds it: a parameter, an assignment, an import, a
+    def. Such a bare ``tf`` or ``function`` is the code's own, not
+    TensorFlow's; elsewhere in the module the same name can still be."""
+    wanted = frozenset(names)
+    refs: set[int] = set()
+
+    def scope_parts(node):
+        """(parts evaluated in the enclosing scope, parts in the new scope)."""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            outer = [*node.decorator_list, *a.defaults, *[d for d in a.kw_defaults if d is not None]]
+            if node.returns is not None:
+                outer.append(node.returns)
+            return outer, node.body
+        if isinstance(node, ast.Lambda):
+            a = node.args
+            return [*a.defaults, *[d for d in a.kw_defaults if d is not None]], [node.body]
+        return None
+
+    def params(node):
+        a = node.args
+        every = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
+        return {p.arg for p in every if p is not None and p.arg in wanted}
+
+    def bindings(body) -> set[str]:
+        found = set()
+        stack = list(body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and node.id in wanted:
+                found.add(node.id)
+            elif isinstance(node, ast.alias) and (node.asname or node.name).split(".")[0] in wanted:
+                found.add((node.asname or node.name).split(".")[0])
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if node.name in wanted:
+                    found.add(node.name)
+                parts = scope_parts(node)
+                stack.extend(parts[0] if parts else [*node.decorator_list, *node.bases, *node.keywords])
+                continue
+            elif isinstance(node, ast.Lambda):
+                stack.extend(scope_parts(node)[0])
+                continue
+            stack.extend(ast.iter_child_nodes(node))
+        return found
+
+    def walk(nodes, bound: frozenset):
+        stack = list(nodes)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound:
+                refs.add(id(node))
+            parts = scope_parts(node)
+            if parts is not None:
+                outer, inner = parts
+                stack.extend(outer)
+                walk(inner, bound | params(node) | bindings(inner))
+                continue
+            stack.extend(ast.iter_child_nodes(node))
+
+    walk(tree.body, frozenset())
+    return refs

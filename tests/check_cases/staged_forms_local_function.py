@@ -16,3 +16,16 @@ def loop(items, tf):
         function = f
         out.append(function(lambda v: v))
     return tf.function(out)
+
+
+def helper(tf):
+    # this `tf` is a parameter: no TensorFlow here ...
+    return tf.function(lambda: 1)
+
+
+@tf.function
+def still_staged(x):
+    # ... while the module-level bare `tf` still means TensorFlow's
+    if x > 0:
+        y = 1
+    return y  # expect: AG101
