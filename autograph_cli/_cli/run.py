@@ -56,23 +56,20 @@ def _main_code(script: str, convert_main: bool, path: str):
     except SourceError as e:
         return None, str(e)
     converters = load()
-    error = converters.compile_error(src.text, script)
-    if error is not None:
-        return None, str(error)
-    if not convert_main:
-        try:
-            return compile(src.text, path, "exec", dont_inherit=True), None
-        except (ValueError, RecursionError, MemoryError) as e:
-            return None, f"{script}:1:1: {e}"
-    from autograph_cli.api import compile_result
-
     try:
+        if not convert_main:
+            return compile(src.text, path, "exec", dont_inherit=True), None
+        from autograph_cli.api import compile_result
+
         result = converters.convert(src.text, filename=path, fast_path=True)
         return compile_result(result, original=src.text), None
     except converters.ConversionError as e:
         return None, f"{script}:{e.line}:{e.col}: {e.message}"
     except (RecursionError, MemoryError) as e:
         return None, f"{script}:1:1: code is nested too deeply to convert ({type(e).__name__})"
+    except Exception as e:  # the user's compile error (e.g. `break` outside a loop), else a bug of ours
+        error = converters.compile_error(src.text, script)
+        return None, str(error) if error is not None else f"{script}:1:1: internal error: {type(e).__name__}: {e}"
 
 
 def run_program(*, script: str | None, module: str | None, convert: list[str], argv: list[str],
