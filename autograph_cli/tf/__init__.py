@@ -125,7 +125,17 @@ math = _types.SimpleNamespace(
     argmax=argmax, argmin=argmin, cumsum=cumsum, squared_difference=_ops.squared_difference, add_n=add_n,
     softplus=_ops.softplus,
 )
-nn = _types.SimpleNamespace(relu=_ops.relu, sigmoid=sigmoid, tanh=tanh, dropout=_ops.dropout, softplus=_ops.softplus)
+from autograph_cli.runtime import nn_ops as _nn_ops  # noqa: E402
+
+nn = _types.SimpleNamespace(**{_n: getattr(_nn_ops, _n) for _n in _nn_ops.__all__})
+
+
+def __getattr__(name):
+    if name == "keras":  # imported on first use: `import autograph_cli.tf` stays light
+        from autograph_cli.tf import keras
+
+        return keras
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 strings = _types.SimpleNamespace(join=_ops.string_join, as_string=_ops.as_string)
 
 
