@@ -30,30 +30,31 @@ def block_statements(block) -> list:
     return list(block.body)
 
 
-def _always_returns(stmts) -> bool:
+def always_returns(stmts) -> bool:
+    """Whether every path through ``stmts`` ends in a return or a raise."""
     if not stmts:
         return False
     last = stmts[-1]
     if isinstance(last, cst.SimpleStatementLine):
         return isinstance(last.body[-1], (cst.Return, cst.Raise))
     if isinstance(last, cst.If) and last.orelse is not None:
-        if not _always_returns(block_statements(last.body)):
+        if not always_returns(block_statements(last.body)):
             return False
         if isinstance(last.orelse, cst.If):
-            return _always_returns([last.orelse])
-        return _always_returns(block_statements(last.orelse.body))
+            return always_returns([last.orelse])
+        return always_returns(block_statements(last.orelse.body))
     return False
 
 
 def _open_leaves(stmt: cst.If) -> int:
     """How many branches of an if/elif/else chain can fall through."""
-    count = 0 if _always_returns(block_statements(stmt.body)) else 1
+    count = 0 if always_returns(block_statements(stmt.body)) else 1
     orelse = stmt.orelse
     if orelse is None:
         return count + 1
     if isinstance(orelse, cst.If):
         return count + _open_leaves(orelse)
-    return count + (0 if _always_returns(block_statements(orelse.body)) else 1)
+    return count + (0 if always_returns(block_statements(orelse.body)) else 1)
 
 
 class JumpLowering:
@@ -80,6 +81,7 @@ class JumpLowering:
         flags = sorted(flags)
         self.ctx.flags_read.update(flags)
         node = n.if_(n.none_of(flags), body)
+        self.ctx.info.facts[node.test] = Facts(set(flags), set(), set())  # the flags are live before it
         self.ctx.guards[node] = kind
         reads = set(flags)
         writes = set()
@@ -130,7 +132,7 @@ class JumpLowering:
 
     def _append_to_open_leaf(self, stmt, rest):
         body = self.ctx.stmts(stmt.body)
-        if not _always_returns(body):
+        if not always_returns(body):
             return stmt.with_changes(body=cst.IndentedBlock(body=[*body, *rest]))
         orelse = stmt.orelse
         if orelse is None:

@@ -76,8 +76,11 @@ class FakeBackend:
     def list_pop(self, lst, index):
         return lst, Sym("popped")
 
-    def staged_test_in_python_loop(self, kind, value, location):
-        raise RuntimeError(f"{kind} loop at line {location[1]} stops on a staged value")
+    def guarded_for(self, it, keep_going, extra_test, body, state):
+        self.calls.append(("guarded_for", list(it), keep_going, state.names))
+
+    def check_returned(self, done, location):
+        self.calls.append(("check_returned", done, location[1]))
 
     def builtin_overloads(self):
         def staged_range(*args):
@@ -297,7 +300,7 @@ def test_staged_and_ternary_not_assert(backend):
     assert sel.label == "select(a)" and neg.label == "not(a)"
 
 
-def test_python_loop_stopping_on_staged_value_raises_backend_error(backend):
+def test_python_loop_stopping_on_staged_value_hands_the_rest_to_the_backend(backend):
     f = converted(
         "def f(c):\n"
         "    for i in [1, 2, 3]:\n"
@@ -306,8 +309,11 @@ def test_python_loop_stopping_on_staged_value_raises_backend_error(backend):
         "    return i\n",
         "f",
     )
-    with pytest.raises(RuntimeError, match="for loop at line 2"):
-        f(Sym("c"))
+    f(Sym("c"))
+    guarded = [c for c in backend.calls if c[0] == "guarded_for"]
+    # the first iteration ran; the rest of the iterator goes to the backend
+    assert len(guarded) == 1 and guarded[0][1] == [2, 3]
+    assert "i" in guarded[0][3]
 
 
 def test_builtin_overloads_reach_converted_calls(backend):

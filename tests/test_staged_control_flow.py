@@ -224,30 +224,45 @@ def test_break_continue_and_return_inside_staged_loops():
     assert while_return(tf.constant(1)).numpy() == 26
 
 
-def test_python_loop_with_tensor_break_is_a_type_error_naming_the_line():
-    @tf.function
-    def buggy_py_for_tf_break():
+def test_python_loop_with_tensor_break_gives_pythons_answer():
+    # TensorFlow (and seed 000) raise here; the program's Python meaning is
+    # well defined, so the rest of a Python `for` runs under staged guards
+    # and a Python `while` becomes a staged loop from where it stood.
+    def py_for_tf_break(n):
         x = 0
         for i in range(5):
-            if tf.equal(i, 3):
+            if tf.equal(i, n):
                 break
             x += i
         return x
 
-    with pytest.raises(TypeError, match="depends on a tensor") as e:
-        buggy_py_for_tf_break()
-    assert f"{__file__}:" in str(e.value)
+    staged = tf.function(py_for_tf_break)
+    for n in (0, 3, 7):
+        assert staged(tf.constant(n)).numpy() == sum(i for i in range(min(n, 5)))
 
     @tf.function
-    def buggy_while_py_true_tf_break(x):
+    def while_py_true_tf_break(x):
         while True:
             if tf.equal(x, 0):
                 break
             x -= 1
         return x
 
-    with pytest.raises(TypeError, match="depends on a tensor"):
-        buggy_while_py_true_tf_break(5)
+    assert while_py_true_tf_break(5).numpy() == 0
+    assert while_py_true_tf_break(tf.constant(3)).numpy() == 0
+    graph = while_py_true_tf_break.get_concrete_function(5).graph
+    assert any(node.name == "while" for node in graph.as_graph_def().node)
+
+    def py_for_tf_return(x):
+        for i in range(4):
+            if x < i:
+                return i * 10
+            x = x - 1
+        return -1
+
+    staged = tf.function(py_for_tf_return)
+    for x in (-3, 0, 1, 2, 9):
+        assert staged(tf.constant(x)).numpy() == py_for_tf_return(x)
 
     @tf.function
     def while_tf_true_tf_break(x):

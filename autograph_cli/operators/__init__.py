@@ -15,7 +15,9 @@ from __future__ import annotations
 import threading
 
 from autograph_cli.operators._dispatch import (
+    NO_RETURN,
     UNDEFINED,
+    UNDEFINED_RETURN,
     State,
     backend_for,
     register_backend,
@@ -31,12 +33,15 @@ from autograph_cli.operators._control_flow import (
     list_pop,
     not_,
     or_,
+    retval,
     while_stmt,
 )
 from autograph_cli.operators._calls import converted, do_not_convert, functional
 
 __all__ = [
+    "NO_RETURN",
     "UNDEFINED",
+    "UNDEFINED_RETURN",
     "State",
     "and_",
     "assert_stmt",
@@ -56,6 +61,7 @@ __all__ = [
     "not_",
     "or_",
     "register_backend",
+    "retval",
     "unregister_backend",
     "while_stmt",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from autograph_cli.operators._dispatch import State, _by_type, _resolve
+from autograph_cli.operators._dispatch import State, _by_type, _resolve, _ReturnMarker
 
 
 def _backend(value):
@@ -36,8 +36,8 @@ def if_stmt(cond, body, orelse, names=()):
 def while_stmt(test, body, names=(), opts=None):
     """``while test(): body()``. A staged first test makes it a staged loop;
     a test that becomes staged after Python iterations (a break or return
-    that depends on a tensor, in a loop that runs in Python) is the
-    backend's error to raise."""
+    that depends on a tensor) hands the rest of the loop to the backend,
+    which stages it from the current state."""
     try:
         c = test()
         b = _backend(c)
@@ -49,7 +49,7 @@ def while_stmt(test, body, names=(), opts=None):
             if type(c) is not bool:
                 b = _backend(c)
                 if b:
-                    return b.staged_test_in_python_loop("while", c, State(names, (test, body)).location)
+                    return b.while_stmt(test, body, State(names, (test, body)), opts or {}, c)
         return
     except NameError as e:
         fixed = _unbound_local(e)
@@ -83,9 +83,9 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
             if type(keep_going) is not bool:
                 sb = _backend(keep_going)
                 if sb:
-                    return sb.staged_test_in_python_loop(
-                        "for", keep_going, State(names, (extra_test, body)).location
-                    )
+                    # a break or return that depends on a tensor: the rest
+                    # of the iterations run guarded by it
+                    return sb.guarded_for(it, keep_going, extra_test, body, State(names, (extra_test, body)))
             if not keep_going:
                 return
     except NameError as e:
@@ -93,6 +93,23 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
         if fixed is None:
             raise
     raise fixed
+
+
+def retval(value, done=None):
+    """The value a converted function returns: ``retval(retval_)``, or
+    ``retval(retval_, do_return)`` when a flag records whether a return ran.
+    No return ran: None, as Python returns. A staged flag means the backend
+    decides at run time; it checks that a return ran on the path taken."""
+    if type(value) is _ReturnMarker:
+        return None
+    if done is not None and done is not True:
+        b = _backend(done)
+        if b:
+            frame = sys._getframe(1)
+            location = (frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+            del frame
+            b.check_returned(done, location)
+    return value
 
 
 def _unbound_local(exc: NameError):

@@ -22,6 +22,31 @@ class _Undefined:
 UNDEFINED = _Undefined()
 
 
+class _ReturnMarker:
+    """The value of a converted function's return variable before any
+    ``return`` ran (see UNDEFINED_RETURN and NO_RETURN)."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return self._name
+
+    def __reduce__(self) -> str:
+        return self._name
+
+
+#: No ``return`` has run yet, and a flag (``do_return``) records whether one
+#: did: a staged construct may give it a typed placeholder on the side where
+#: no return ran, since the flag guards every later use.
+UNDEFINED_RETURN = _ReturnMarker("UNDEFINED_RETURN")
+#: No ``return`` has run, and none can run later on this path: the function
+#: falls off its end (returns None) if this value is still there at the end.
+NO_RETURN = _ReturnMarker("NO_RETURN")
+
+
 def register_backend(types, backend) -> None:
     """Stage values of ``types`` (a type or a tuple of types) with ``backend``."""
     if isinstance(types, type):

@@ -44,22 +44,7 @@ ASSERT = ops.define(
 )
 
 
-def _undefined():
-    try:
-        from autograph_cli.operators import UNDEFINED
-    except ImportError:  # pragma: no cover - operators always present
-        return None
-    return UNDEFINED
-
-
-_RETVAL = re.compile(r"^(retval_+|do_return_*|break_\d+_*|continue_\d+_*)$")
-
-
-_BREAK_FLAG = re.compile(r"^break_\d+_*$")
-
-
-def _is_generated(name):
-    return bool(_RETVAL.match(name))
+from autograph_cli.operators import NO_RETURN, UNDEFINED, UNDEFINED_RETURN  # noqa: E402
 
 
 def _where(location):
@@ -70,8 +55,22 @@ def _where(location):
 
 
 def _is_undefined(v):
-    u = _undefined()
-    return (u is not None and v is u) or type(v) is UndefinedAfterLoop
+    return v is UNDEFINED or type(v) is UndefinedAfterLoop
+
+
+def _placeholder_for(v):
+    """A typed stand-in for ``v`` (zeros of its dtype and shape; Python
+    numbers as tensors), for the side of a construct where a return value
+    does not exist yet; None if ``v`` has no typed form."""
+    if isinstance(v, TensorArray):
+        return None
+    if isinstance(v, (bool, int, float, np.generic)) or _is_tensorish(v):
+        return _dummy_like(v)
+    if nest.is_nested(v):
+        leaves = nest.flatten(v)
+        if leaves and all(isinstance(x, (bool, int, float, np.generic)) or _is_tensorish(x) for x in leaves):
+            return _dummy_like(v)
+    return None
 
 
 def _is_tensorish(v):
@@ -120,28 +119,42 @@ def _merge(name, a, b, location, branch_names=("if", "else")):
     ('same', value) or ('tensors', ta, tb, struct)."""
     if a is b:
         return ("same", a)
+    if a is NO_RETURN or b is NO_RETURN:
+        # a path on which no return ran and none will: the function falls
+        # off its end there (Python returns None)
+        other = b if a is NO_RETURN else a
+        if other is None or other is NO_RETURN:
+            return ("same", None if other is None else NO_RETURN)
+        missing = branch_names[0] if a is NO_RETURN else branch_names[1]
+        raise ValueError(
+            f"{_where(location)}the {missing} branch must also have a return statement: the other branch returns "
+            f"{_describe(other)}, and a staged conditional cannot return a value on one path and fall off the "
+            "end of the function (returning None) on the other"
+        )
+    if a is UNDEFINED_RETURN or b is UNDEFINED_RETURN:
+        # no return ran yet on one side; do_return guards every later use
+        other = b if a is UNDEFINED_RETURN else a
+        dummy = _placeholder_for(other)
+        if dummy is None:
+            raise ValueError(
+                f"{_where(location)}a return inside a staged conditional returns {_describe(other)}, which has no "
+                "tensor form: a staged function can only return tensors (or nested structures of them) from "
+                "inside staged control flow"
+            )
+        a, b = (dummy, b) if a is UNDEFINED_RETURN else (a, dummy)
     ua, ub = _is_undefined(a), _is_undefined(b)
     if ua or ub:
-        other = b if ua else a
-        if _is_generated(name) and (_is_tensorish(other) or nest.is_nested(other)):
-            dummy = _dummy_like(other)
-            a, b = (dummy, b) if ua else (a, dummy)
-        else:
-            missing, present = (branch_names[0], branch_names[1]) if ua else (branch_names[1], branch_names[0])
-            return ("same", UndefinedAfterLoop(name, location, (
-                f"{_where(location)}'{name}' must also be initialized in the {missing} branch: it is "
-                f"defined in the {present} branch and used after the conditional")))
+        missing, present = (branch_names[0], branch_names[1]) if ua else (branch_names[1], branch_names[0])
+        return ("same", UndefinedAfterLoop(name, location, (
+            f"{_where(location)}'{name}' must also be initialized in the {missing} branch: it is "
+            f"defined in the {present} branch and used after the conditional")))
     if a is None or b is None:
         other = b if a is None else a
-        if _is_generated(name) and (_is_tensorish(other) or nest.is_nested(other)):
-            dummy = _dummy_like(other)
-            a, b = (dummy, b) if a is None else (a, dummy)
-        else:
-            raise ValueError(
-                f"{_where(location)}'{name}' is None in the {branch_names[0] if a is None else branch_names[1]} "
-                f"branch but a {type(other).__name__} in the other; a staged conditional must produce "
-                "values of the same type in both branches"
-            )
+        raise ValueError(
+            f"{_where(location)}'{name}' is None in the {branch_names[0] if a is None else branch_names[1]} "
+            f"branch but {_describe(other)} in the other; a staged conditional must produce "
+            "values of the same type in both branches"
+        )
     fa, fb = nest.flatten(a), nest.flatten(b)
     if nest.structure_key(a) != nest.structure_key(b) or len(fa) != len(fb):
         raise ValueError(
@@ -426,8 +439,8 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
             continue
         if _is_undefined(vout):
             raise ValueError(f"{_where(location)}'{name}' is undefined at the end of the loop body")
-        if vin is None and _is_generated(name) and vout is not None and (_is_tensorish(vout) or nest.is_nested(vout)):
-            k += 1  # a return value: traced again with a placeholder value
+        if vin is UNDEFINED_RETURN:
+            k += 1  # a return value: traced again with a placeholder value (or unchanged)
             continue
         if nest.structure_key(_strip_ta(vin)) != nest.structure_key(_strip_ta(vout)) or len(fin) != len(fout):
             raise ValueError(
@@ -440,8 +453,6 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
             if not var:
                 if x is y:
                     continue
-                if x is None and _is_generated(name) and (_is_tensorish(y) or nest.is_nested(y)):
-                    continue  # a return value: traced again with a placeholder value
                 if isinstance(x, TensorArray) or isinstance(y, TensorArray):
                     continue
                 try:
@@ -602,13 +613,17 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
         # generated return values: None before the loop, a tensor inside
         new_values = []
         for name, v, o in zip(names, values, out_values):
-            if v is None and o is not None and not _is_undefined(o) and _is_generated(name) and (
-                _is_tensorish(o) or nest.is_nested(o)
-            ):
+            if v is UNDEFINED_RETURN and o is not UNDEFINED_RETURN:
                 saved = g.block
-                g.block = blocks[0].parent
+                g.block = blocks[-1].parent
                 try:
-                    v = _dummy_like(o)
+                    v = _placeholder_for(o)
+                    if v is None:
+                        raise ValueError(
+                            f"{_where(location)}a return inside a staged loop returns {_describe(o)}, which has no "
+                            "tensor form: a staged function can only return tensors (or nested structures of "
+                            "them) from inside a staged loop"
+                        )
                     v = nest.map_structure(lambda x: x if not isinstance(x, EagerTensor) else g.capture(x), v)
                 finally:
                     g.block = saved
@@ -789,24 +804,31 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 
 
 # ================================================================ backend
+#: Iterations a Python ``for`` loop may still run, each under a staged
+#: conditional, after a break or return that depends on a tensor.
+MAX_GUARDED_ITERATIONS = 10_000
+
+
 class Backend:
     """The operators' backend for symbolic tensors, TensorArrays, datasets."""
 
     def if_stmt(self, cond, body, orelse, state):
-        state = _with_generated_flags(state)
         init = state.get()
+        # Everything else the branches may change (names not live after the
+        # conditional): each branch is traced from the same Python state.
+        others = _Snapshot(state)
 
         def run(fn):
             state.set(init)
+            others.restore()
             if fn is not None:
                 fn()
             return state.get()
 
         try:
             out = staged_cond(cond, lambda: run(body), lambda: run(orelse), state.names, state.location)
-        except BaseException:
-            state.set(init)
-            raise
+        finally:
+            others.restore()
         state.set(out)
 
     def if_exp(self, cond, true_fn, false_fn):
@@ -826,11 +848,6 @@ class Backend:
             return state.get()
 
         init = state.get()
-        for name, v in zip(state.names, init):
-            # a break flag is False (Python) when a loop starts; staged here
-            # means the loop already ran in Python and a tensor broke it
-            if _BREAK_FLAG.match(name) and isinstance(v, SymbolicTensor):
-                self.staged_test_in_python_loop("while", first_cond, state.location)
         try:
             out = staged_while(test_fn, body_fn, init, state.names, state.location,
                                shape_invariants=(opts or {}).get("shape_invariants"))
@@ -923,13 +940,37 @@ class Backend:
                 f"pop({index!r}) from a list staged as a TensorArray: only pop() (the last element) is supported")
         return lst._pop()
 
-    def staged_test_in_python_loop(self, kind, value, location):
-        raise OperatorNotAllowedInGraphError(
-            f"{_where(location)}this Python {kind} loop has a `break` or `return` that depends on a tensor "
-            f"({getattr(value, 'name', value)}): the loop runs in Python while tracing, so it cannot stop on a "
-            f"value known only when the graph runs. Make the loop itself staged: iterate over a tensor or a "
-            f"dataset (tf.range instead of range), or use a tensor loop condition (while tf.constant(True):)."
-        )
+    def guarded_for(self, it, keep_going, extra_test, body, state):
+        """The rest of a Python ``for`` loop after a break or return that
+        depends on a tensor: each further iteration runs under a staged
+        conditional on the loop's flags (``keep_going``), so the graph
+        stops where Python would have stopped."""
+        from autograph_cli import operators
+
+        done = 0
+        for item in it:
+            done += 1
+            if done > MAX_GUARDED_ITERATIONS:
+                raise OperatorNotAllowedInGraphError(
+                    f"{_where(state.location)}this Python for loop has a `break` or `return` that depends on a "
+                    f"tensor, and it went on for more than {MAX_GUARDED_ITERATIONS} iterations after it while "
+                    "tracing (each one is traced under a staged conditional): iterate over a tensor or a "
+                    "dataset instead (tf.range instead of range), so that the loop itself is staged."
+                )
+            # the state's functions (the loop's) hold the cells the body changes
+            self.if_stmt(keep_going, lambda item=item: body(item), None, state)
+            keep_going = extra_test()
+            if operators.backend_for(keep_going) is False and not keep_going:
+                return
+
+    def check_returned(self, done, location):
+        """At the end of a function whose return flag is staged: the path
+        the graph takes must have run a return (Python would return None)."""
+        filename, line, fname = location
+        c = _bool_pred(done, "a return flag")
+        ops.apply(ASSERT, [c], {"message": (
+            f"{filename}:{line}: '{fname}' reached its end without a return statement on the path the graph took: "
+            "Python returns None there, which a staged function cannot return (return a value on every path)")})
 
     def builtin_overloads(self):
         return {
@@ -1027,23 +1068,43 @@ def _zip(*args, **kw):
     return builtins.zip(*args, **kw)
 
 
-def _with_generated_flags(state):
-    """The state plus the generated flags (do_return, retval_, break_N ...)
-    that the branches close over: a staged branch must carry every flag it
-    may set, even when the converter did not list it."""
-    extra = []
-    for fn in state.functions:
-        code = getattr(fn, "__code__", None)
-        if code is None:
-            continue
-        for name in code.co_freevars:
-            if name not in state.names and name not in extra and _RETVAL.match(name):
-                extra.append(name)
-    if not extra:
-        return state
-    from autograph_cli.operators import State
+class _Snapshot:
+    """The closure cells of a construct's functions that its state does not
+    carry, as they were when taken."""
 
-    return State(tuple(state.names) + tuple(extra), state.functions)
+    __slots__ = ("cells",)
+
+    def __init__(self, state):
+        cells = {}
+        carried = set(state.names)
+        for fn in state.functions:
+            code = getattr(fn, "__code__", None)
+            closure = getattr(fn, "__closure__", None)
+            if code is None or not closure:
+                continue
+            for name, cell in zip(code.co_freevars, closure):
+                if name in carried or id(cell) in cells:
+                    continue
+                try:
+                    cells[id(cell)] = (cell, cell.cell_contents)
+                except ValueError:
+                    cells[id(cell)] = (cell, UNDEFINED)
+        self.cells = list(cells.values())
+
+    def restore(self):
+        for cell, value in self.cells:
+            if value is UNDEFINED:
+                try:
+                    del cell.cell_contents
+                except ValueError:
+                    pass
+            else:
+                try:
+                    if cell.cell_contents is value:
+                        continue
+                except ValueError:
+                    pass
+                cell.cell_contents = value
 
 
 BACKEND = Backend()
