@@ -17,6 +17,72 @@ from . import asserts, lists
 from .jumps import block_statements
 
 
+def composite_name(target) -> str | None:
+    """``a.b``, ``a['k']``, ``a[0].b`` ...: the text by which a staged
+    construct carries an attribute or item it assigns (a name, then
+    attributes and constant subscripts); None for any other target."""
+    if isinstance(target, cst.Name):
+        return target.value
+    if isinstance(target, cst.Attribute):
+        base = composite_name(target.value)
+        return None if base is None else f"{base}.{target.attr.value}"
+    if isinstance(target, cst.Subscript) and len(target.slice) == 1:
+        index = target.slice[0].slice
+        if not isinstance(index, cst.Index) or index.star is not None:
+            return None
+        key = index.value
+        if isinstance(key, (cst.SimpleString, cst.Integer)):
+            value = key.evaluated_value
+        elif (isinstance(key, cst.UnaryOperation) and isinstance(key.operator, cst.Minus)
+              and isinstance(key.expression, cst.Integer)):
+            value = -key.expression.evaluated_value
+        else:
+            return None
+        base = composite_name(target.value)
+        return None if base is None or not isinstance(value, (str, int)) else f"{base}[{value!r}]"
+    return None
+
+
+def _is_composite(name: str) -> bool:
+    return "." in name or "[" in name
+
+
+def _composite_base(name: str) -> str:
+    end = len(name)
+    for sep in (".", "["):
+        i = name.find(sep)
+        if i != -1:
+            end = min(end, i)
+    return name[:end]
+
+
+def _composites(bound) -> list:
+    """The composite names a construct carries: attributes and items it
+    assigns on objects it did not create itself."""
+    return sorted(c for c in bound if _is_composite(c) and _composite_base(c) not in bound)
+
+
+def _assigned_composites(small) -> set:
+    if isinstance(small, cst.Assign):
+        targets = [t.target for t in small.targets]
+    elif isinstance(small, (cst.AugAssign, cst.AnnAssign)):
+        targets = [small.target] if not (isinstance(small, cst.AnnAssign) and small.value is None) else []
+    else:
+        return set()
+    out = set()
+    while targets:
+        t = targets.pop()
+        if isinstance(t, (cst.Tuple, cst.List)):
+            targets.extend(el.value for el in t.elements)
+        elif isinstance(t, cst.StarredElement):
+            targets.append(t.value)
+        elif isinstance(t, (cst.Attribute, cst.Subscript)):
+            c = composite_name(t)
+            if c is not None:
+                out.add(c)
+    return out
+
+
 class Block:
     """Result of converting a block of statements."""
 
@@ -93,6 +159,10 @@ class ControlFlowConverter:
             if f is not None:
                 kills |= f.kills
         live = (live_after - kills) | reads
+        for small in stmt.body:
+            composites = _assigned_composites(small)
+            if composites:
+                writes = writes | composites
         if not in_helper:
             self.direct_writes |= kills
         smalls = []
@@ -143,7 +213,7 @@ class ControlFlowConverter:
         """A helper def with its nonlocal/global declarations."""
         ctx = self.ctx
         fn_name = ctx.fresh(f"{kind}_{line}")
-        declared = sorted(body_block.bound - set(params))
+        declared = sorted(x for x in body_block.bound - set(params) if not _is_composite(x))
         glob = [x for x in declared if x in ctx.info.globals]
         nonl = [x for x in declared if x not in ctx.info.globals]
         body = list(extra)
@@ -168,7 +238,7 @@ class ControlFlowConverter:
         else:
             else_block = None
         bound = body.bound | (else_block.bound if else_block else set())
-        state = sorted(bound & live_after)
+        state = sorted(bound & live_after) + _composites(bound)
         # (a guard made by jump lowering runs the rest of a block after a jump)
         body_name, body_def = self._helper(ctx.guards.get(stmt, "if_body"), line, (), body)
         defs = [body_def]
@@ -204,7 +274,7 @@ class ControlFlowConverter:
         test_name, test_def = self._helper("loop_test", line, (), test_block)
         test_reads = ctx.info.reads(stmt.test) | set(ctx.loop_flags.get(stmt, ()))
         bound = body.bound | set(test_binds)
-        state = sorted(bound & (live_after | body.live_in | test_reads))
+        state = sorted(bound & (live_after | body.live_in | test_reads)) + _composites(bound)
         body_name, body_def = self._helper("loop_body", line, (), body)
         call = n.expr_stmt(n.ag_call("while_stmt", n.name(test_name), n.name(body_name), n.string_tuple(state)))
         live = test_reads | body.live_in | live_after
@@ -229,7 +299,7 @@ class ControlFlowConverter:
             defs.append(extra_def)
             extra_ref = n.name(extra_name)
         iterable = self._expr(stmt.iter)
-        state = sorted(body.bound & (live_after | body.live_in | set(ctx.loop_flags.get(stmt, ()))))
+        state = sorted(body.bound & (live_after | body.live_in | set(ctx.loop_flags.get(stmt, ())))) + _composites(body.bound)
         body_name, body_def = self._helper("loop_body", line, (item,), body)
         defs.append(body_def)
         call = n.expr_stmt(n.ag_call("for_stmt", iterable, extra_ref, n.name(body_name), n.string_tuple(state)))

@@ -543,3 +543,103 @@ def test_loop_variable_losing_a_known_dimension_is_an_error():
 
     with pytest.raises(ValueError, match=r"'x' has shape \(3,\) before the loop, but shape \(None,\) after one iteration"):
         f(tf.constant(2))
+
+
+# -- composite names, branch state, returns (issue 8) -------------------------
+
+class _Box:
+    pass
+
+
+def _composite_dict_if(a):
+    x = {"a": a}
+    if x["a"] > 0:
+        x["b"] = 1
+    else:
+        x["b"] = -1
+    return x["b"]
+
+
+def _composite_list_while(n):
+    y = [0]
+    while n > 0:
+        n -= 1
+        y[0] += 1
+    return y[0]
+
+
+def _composite_dict_for(n):
+    y = {"a": 0}
+    for _ in range(n):
+        y["a"] += 1
+    return y["a"]
+
+
+def _composite_attr_break(n):
+    a = _Box()
+    a.total = 0
+    for i in range(n):
+        if i > 2:
+            break
+        a.total = a.total + i
+    return a.total
+
+
+def _branch_state(n):
+    i = 0
+    if i < n:
+        s = i
+        i += 1
+    else:
+        s = i + 10
+        i += 2
+    return s
+
+
+def _return_in_loop_in_if(a, b):
+    v = 0
+    if a > 0:
+        g = 0
+        while g < 3:
+            g += 1
+            if b > g:
+                return b
+        v = 1
+    return v + a
+
+
+def _user_names_like_generated(x):
+    retval_ = 0
+    do_return = 5
+    if x > 0:
+        retval_ = 1
+        do_return = 7
+    return retval_ + do_return
+
+
+@pytest.mark.parametrize("fn, cases", [
+    (_composite_dict_if, [(-2,), (0,), (3,)]),
+    (_composite_list_while, [(0,), (1,), (4,)]),
+    (_composite_dict_for, [(0,), (1,), (4,)]),
+    (_composite_attr_break, [(0,), (2,), (6,)]),
+    (_branch_state, [(0,), (3,)]),
+    (_return_in_loop_in_if, [(1, 2), (1, 5), (0, 1), (-1, 7), (2, 0)]),
+    (_user_names_like_generated, [(-1,), (1,)]),
+])
+def test_staged_answers_equal_pythons(fn, cases):
+    staged = tf.function(fn)
+    for args in cases:
+        assert staged(*[tf.constant(a) for a in args]).numpy() == fn(*args), args
+
+
+def test_a_path_falling_off_the_end_is_tensorflows_error_not_zeros():
+    def f(x):
+        if x > 0:
+            if x < 5:
+                return x
+        else:
+            return x * x * x
+
+    assert f(5) is None
+    with pytest.raises(ValueError, match="else branch must also have a return statement"):
+        tf.function(f)(tf.constant(5))

@@ -96,6 +96,77 @@ def backend_for(value):
     return b
 
 
+def _parse_composite(text: str):
+    """``"a.b['k'][0]"`` -> ``("a", [(".", "b"), ("[]", "k"), ("[]", 0)])``
+    (the converter writes attributes and constant subscripts only)."""
+    import ast
+
+    node = ast.parse(text, mode="eval").body
+    path = []
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Attribute):
+            path.append((".", node.attr))
+            node = node.value
+        else:
+            path.append(("[]", ast.literal_eval(node.slice)))
+            node = node.value
+    path.reverse()
+    return node.id, path
+
+
+class _Composite:
+    """Where a composite name lives: the base name's slot, then the path."""
+
+    __slots__ = ("name", "slot", "path")
+
+    def __init__(self, name, slot, path):
+        self.name, self.slot, self.path = name, slot, path
+
+    def _base(self):
+        if isinstance(self.slot, dict):
+            return self.slot.get(self.name, UNDEFINED)
+        try:
+            return self.slot.cell_contents
+        except ValueError:
+            return UNDEFINED
+
+    def _parent(self):
+        obj = self._base()
+        for kind, key in self.path[:-1]:
+            if obj is UNDEFINED:
+                return UNDEFINED
+            try:
+                obj = getattr(obj, key) if kind == "." else obj[key]
+            except (AttributeError, LookupError, TypeError):
+                return UNDEFINED
+        return obj
+
+    def get(self):
+        obj = self._parent()
+        if obj is UNDEFINED:
+            return UNDEFINED
+        kind, key = self.path[-1]
+        try:
+            return getattr(obj, key) if kind == "." else obj[key]
+        except (AttributeError, LookupError, TypeError):
+            return UNDEFINED
+
+    def set(self, value):
+        obj = self._parent()
+        if obj is UNDEFINED:
+            return
+        kind, key = self.path[-1]
+        if value is UNDEFINED:
+            try:
+                delattr(obj, key) if kind == "." else obj.__delitem__(key)
+            except (AttributeError, LookupError, TypeError):
+                pass
+        elif kind == ".":
+            setattr(obj, key, value)
+        else:
+            obj[key] = value
+
+
 class State:
     """The variables a staged construct carries, read from and written to the
     closure cells of the construct's functions (or their globals)."""
@@ -111,6 +182,9 @@ class State:
         if self._slots is None:
             slots = []
             for name in self.names:
+                path = None
+                if "." in name or "[" in name:  # a composite name: a.b, a['k'], a[0]
+                    name, path = _parse_composite(name)
                 slot = None
                 for fn in self.functions:
                     code = fn.__code__
@@ -119,14 +193,16 @@ class State:
                         break
                 if slot is None:
                     slot = self.functions[0].__globals__ if self.functions else {}
-                slots.append(slot)
+                slots.append(slot if path is None else _Composite(name, slot, path))
             self._slots = slots
         return self._slots
 
     def get(self) -> tuple:
         values = []
         for name, slot in zip(self.names, self._lookup()):
-            if isinstance(slot, dict):
+            if type(slot) is _Composite:
+                values.append(slot.get())
+            elif isinstance(slot, dict):
                 values.append(slot.get(name, UNDEFINED))
             else:
                 try:
@@ -140,7 +216,9 @@ class State:
         if len(values) != len(self.names):
             raise ValueError(f"expected {len(self.names)} values for {self.names}, got {len(values)}")
         for name, slot, value in zip(self.names, self._lookup(), values):
-            if isinstance(slot, dict):
+            if type(slot) is _Composite:
+                slot.set(value)
+            elif isinstance(slot, dict):
                 if value is UNDEFINED:
                     slot.pop(name, None)
                 else:
