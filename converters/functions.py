@@ -24,7 +24,7 @@ from ._result import FunctionReport
 from .analysis import Facts, analyze_function
 from .control_flow import ControlFlowConverter
 from .expressions import ExpressionConverter
-from .jumps import JumpLowering, block_statements
+from .jumps import JumpLowering, always_returns, block_statements
 
 
 class ModuleState:
@@ -266,11 +266,32 @@ def convert_function(
             # Every return was folded into if/else: nothing tests the flag.
             ctx.dead |= ctx.flag_sets.get(ctx.do_return, set())
             prefix = [p for p in prefix if ctx.info.writes(p) != {ctx.do_return}]
+            ctx.do_return = None
+    # The end tests the flag unless the user's last statement returns (or
+    # raises): then every path that reaches the end has returned.
+    always = always_returns(stmts)
+    end_flag = ctx.do_return if ctx.do_return is not None and not always else None
+    if ctx.retval is not None:
+        # The return variable starts as a marker the operators know (never
+        # recognised by its name): NO_RETURN where a path keeping it falls
+        # off the end, UNDEFINED_RETURN where do_return records a return.
+        marker = "UNDEFINED_RETURN" if ctx.do_return is not None else "NO_RETURN"
+        for i, p in enumerate(prefix):
+            if ctx.info.writes(p) == {ctx.retval}:
+                init = n.assign(ctx.retval, n.ag(marker))
+                ctx.register(init, stmts[0], writes=(ctx.retval,))
+                ctx.flag_inits.add(init)
+                prefix[i] = init
     converter = ControlFlowConverter(ctx)
-    block = converter.block([*prefix, *work], {ctx.retval} if ctx.retval else set(), False)
+    live_at_end = {x for x in (ctx.retval, end_flag) if x is not None}
+    block = converter.block([*prefix, *work], live_at_end, False)
     functional = list(block.stmts)
     if ctx.retval is not None:
-        ret = n.line(cst.Return(value=n.name(ctx.retval)))
+        if always:  # every path returns: the marker never reaches the end
+            ret = n.line(cst.Return(value=n.name(ctx.retval)))
+        else:
+            args = [n.name(ctx.retval)] + ([n.name(end_flag)] if end_flag is not None else [])
+            ret = n.line(cst.Return(value=n.ag_call("retval", *args)))
         functional.append(n.anchored(ret, ctx.line_of(stmts[-1])))
 
     first_line = ctx.line_of(stmts[0])
@@ -315,13 +336,25 @@ def _generator_note(ctx):
 FUNCTIONAL_PREFIX = "__ag_functional__"
 
 
-def functional_name(qualname: str) -> str:
-    """A dunder name: never mangled, in a class body or out of it."""
-    return FUNCTIONAL_PREFIX + qualname.replace(".", "__") + "__"
+def functional_name(key: str) -> str:
+    """A dunder name: never mangled, in a class body or out of it. ``key``
+    is ``qualname@line`` (see ``_lazy_form``)."""
+    return FUNCTIONAL_PREFIX + key.replace(".", "__").replace("@", "__") + "__"
+
+
+def _functional_key(module, fn, qualname: str) -> str:
+    """``qualname@line``: one key per definition, never per name (a function
+    redefined under an ``if``, a property's getter and setter, handlers all
+    named ``_`` each keep their own functional form)."""
+    key = f"{qualname}@{module.lines.get(fn, 0)}"
+    used = module.functional_qualnames
+    if key in used:  # (no two defs share a line; a missing line could)
+        key += f"_{len(used)}"
+    return key
 
 
 def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts, first_line):
-    """``if not ag__.fast: return ag__.functional(globals(), qualname)(args)``
+    """``if not ag__.fast: return ag__.functional(globals(), 'qualname@line')(args)``
     in front of the user's statements; the functional form becomes a
     module-level function of the separate functional module."""
     params = ctx.params
@@ -332,10 +365,11 @@ def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts
         # A method: its private names (self.__x) get the class's mangling,
         # which a module-level function would not.
         body = [stmt.visit(_Mangle(qualname.split(".")[-2])) for stmt in body]
-    fdef = n.function_def(functional_name(qualname), fparams, body)
+    key = _functional_key(module, fn, qualname)
+    fdef = n.function_def(functional_name(key), fparams, body)
     module.functional_defs.append(n.anchored(fdef, first_line))
-    module.functional_qualnames.append(qualname)
-    target = n.call(n.ag("functional"), n.call(n.name("globals")), cst.SimpleString(repr(qualname)))
+    module.functional_qualnames.append(key)
+    target = n.call(n.ag("functional"), n.call(n.name("globals")), cst.SimpleString(repr(key)))
     forwarded = n.call(target, *[n.name(p) for p in fparams])
     if ctx.info.generator:
         forwarded = cst.Yield(value=cst.From(item=forwarded), lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
