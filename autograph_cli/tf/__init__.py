@@ -132,9 +132,9 @@ nn = _types.SimpleNamespace(**{_n: getattr(_nn_ops, _n) for _n in _nn_ops.__all_
 
 def __getattr__(name):
     if name == "keras":  # imported on first use: `import autograph_cli.tf` stays light
-        from autograph_cli.tf import keras
+        import importlib
 
-        return keras
+        return importlib.import_module("autograph_cli.tf.keras")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 strings = _types.SimpleNamespace(join=_ops.string_join, as_string=_ops.as_string)
 
@@ -213,11 +213,10 @@ def _do_not_convert(func=None):
     return api.do_not_convert(func)
 
 
-_verbosity = [0]
-
-
 def _set_verbosity(level, alsologtostdout=False):
-    _verbosity[0] = level
+    from autograph_cli import _logging
+
+    _logging.set_verbosity(level, alsologtostdout)
 
 
 autograph = _types.SimpleNamespace(

@@ -1,0 +1,37 @@
+"""tf.keras: a Keras subset on the numpy runtime (layers, Sequential and
+subclassed models, optimizers, losses, metrics, compile/fit/evaluate/predict)."""
+from __future__ import annotations
+
+from . import activations, callbacks, initializers, layers, losses, metrics, models, optimizers
+from .layers import Input, Layer
+from .models import Model, Sequential
+
+__all__ = [
+    "activations", "callbacks", "initializers", "layers", "losses", "metrics", "models", "optimizers", "Input",
+    "Layer", "Model", "Sequential", "utils",
+]
+
+
+class _Utils:
+    @staticmethod
+    def set_random_seed(seed):
+        import random
+
+        import numpy as np
+
+        from autograph_cli.runtime import ops
+
+        random.seed(seed)
+        np.random.seed(seed)
+        ops.set_random_seed(seed)
+
+    @staticmethod
+    def to_categorical(y, num_classes=None, dtype="float32"):
+        import numpy as np
+
+        y = np.asarray(y, dtype="int64").reshape(-1)
+        n = int(num_classes or (y.max() + 1))
+        return np.eye(n, dtype=dtype)[y]
+
+
+utils = _Utils

@@ -1,0 +1,281 @@
+"""The Layer base: weights created by `build` on the first call, variables
+found through attributes, `training` handed down to nested layers."""
+from __future__ import annotations
+
+import inspect
+import threading
+
+import numpy as np
+
+from autograph_cli.runtime import dtypes as dt
+from autograph_cli.runtime import nest
+from autograph_cli.runtime.context import ctx
+from autograph_cli.runtime.shapes import TensorShape
+from autograph_cli.runtime.tensor import Tensor, convert_to_tensor
+from autograph_cli.runtime import ops
+from autograph_cli.runtime.variables import Module, Variable, init_scope
+
+from . import initializers as _init
+
+_name_counts: dict = {}
+_name_lock = threading.Lock()
+
+
+def unique_name(base):
+    with _name_lock:
+        n = _name_counts.get(base, 0)
+        _name_counts[base] = n + 1
+    return base if n == 0 else f"{base}_{n}"
+
+
+def _snake(name):
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower())):
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+class _CallContext(threading.local):
+    def __init__(self):
+        self.training = []  # the `training` value of the enclosing calls
+
+
+_call_ctx = _CallContext()
+
+
+def _accepts(fn, arg):
+    fn = getattr(fn, "python_function", fn)
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def _to_tensor(x, dtype):
+    """Keras' autocast: numpy/Python inputs become tensors; floating inputs
+    take the layer's dtype (integers are left alone)."""
+    if isinstance(x, Variable):
+        x = x._as_tensor()
+    if not isinstance(x, Tensor):
+        if isinstance(x, (np.ndarray, np.generic, list, tuple, float, int)):
+            a = np.asarray(x)
+            if a.dtype.kind == "f":
+                return convert_to_tensor(a.astype(dtype.np))
+            return convert_to_tensor(a)
+        return x
+    if x.dtype.is_floating and x.dtype is not dtype:
+        return ops.cast(x, dtype)
+    return x
+
+
+def _shape_of(x):
+    if isinstance(x, Tensor):
+        return x.shape
+    return TensorShape(np.shape(x))
+
+
+class Layer(Module):
+    """tf.keras.layers.Layer."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        input_shape = kwargs.pop("input_shape", None)
+        input_dim = kwargs.pop("input_dim", None)
+        kwargs.pop("autocast", None)
+        if kwargs:
+            raise TypeError(f"Keyword argument not understood: {', '.join(sorted(kwargs))}")
+        base = _snake(type(self).__name__)
+        super().__init__(name=name or unique_name(base))
+        self._trainable = bool(trainable)
+        self.built = False
+        self._dtype_policy = dt.as_dtype(dtype or "float32")
+        self._losses = []
+        if input_shape is not None:
+            self._batch_input_shape = (None,) + tuple(input_shape)
+        elif input_dim is not None:
+            self._batch_input_shape = (None, int(input_dim))
+
+    # properties -----------------------------------------------------------------
+    @property
+    def dtype(self):
+        return self._dtype_policy
+
+    @property
+    def compute_dtype(self):
+        return self._dtype_policy
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+
+    def _collect(self):
+        """(variable, trainable) pairs in attribute order, each once."""
+        out = []
+        seen = set()
+
+        def visit(v, trainable):
+            if id(v) in seen:
+                return
+            seen.add(id(v))
+            if isinstance(v, Variable):
+                out.append((v, trainable and v.trainable))
+            elif isinstance(v, Layer):
+                for k, a in vars(v).items():
+                    if not k.startswith("_keras_untracked"):
+                        visit(a, trainable and v.trainable)
+            elif isinstance(v, Module):
+                for a in v.variables:
+                    visit(a, trainable)
+            elif isinstance(v, (list, tuple)):
+                for a in v:
+                    visit(a, trainable)
+            elif isinstance(v, dict):
+                for a in v.values():
+                    visit(a, trainable)
+
+        visit(self, True)
+        return out
+
+    @property
+    def weights(self):
+        pairs = self._collect()
+        return [v for v, t in pairs if t] + [v for v, t in pairs if not t]
+
+    @property
+    def variables(self):
+        return self.weights
+
+    @property
+    def trainable_weights(self):
+        return [v for v, t in self._collect() if t]
+
+    trainable_variables = trainable_weights
+
+    @property
+    def non_trainable_weights(self):
+        return [v for v, t in self._collect() if not t]
+
+    non_trainable_variables = non_trainable_weights
+
+    @property
+    def submodules(self):
+        return tuple(m for m in super().submodules if m is not self)
+
+    @property
+    def layers(self):
+        out = []
+        seen = set()
+
+        def visit(v):
+            if id(v) in seen:
+                return
+            seen.add(id(v))
+            if isinstance(v, Layer):
+                out.append(v)
+            elif isinstance(v, (list, tuple)):
+                for a in v:
+                    visit(a)
+            elif isinstance(v, dict):
+                for a in v.values():
+                    visit(a)
+
+        for k, v in vars(self).items():
+            visit(v)
+        return out
+
+    @property
+    def losses(self):
+        out = list(self._losses)
+        for layer in self.layers:
+            out.extend(layer.losses)
+        return out
+
+    def add_loss(self, loss):
+        self._losses.append(loss)
+
+    def count_params(self):
+        return int(sum(np.prod(v.shape.as_list()) for v in self.weights))
+
+    def get_weights(self):
+        return [v.numpy() for v in self.weights]
+
+    def set_weights(self, weights):
+        ws = self.weights
+        if len(ws) != len(weights):
+            raise ValueError(f"Layer {self.name} expects {len(ws)} weights, but the given list has {len(weights)}")
+        for v, w in zip(ws, weights):
+            if tuple(np.shape(w)) != tuple(v.shape.as_list()):
+                raise ValueError(f"Weight shape {v.shape} is not compatible with provided weight shape {np.shape(w)}")
+            v.assign(np.asarray(w, dtype=v.dtype.np))
+
+    # weights ----------------------------------------------------------------------
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, trainable=True, regularizer=None,
+                   constraint=None, **kwargs):
+        shape = () if shape is None else tuple(int(d) for d in shape)
+        dtype = dt.as_dtype(dtype or self._dtype_policy)
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        init = _init.get(initializer)
+        graph = ctx.graph
+        # a layer built while a function is traced gets real values now (as
+        # Keras lifts initializers out of the graph); the function learns it
+        # created variables, so the seeds' singleton rule applies
+        with init_scope():
+            v = Variable(lambda: init(shape, dtype=dtype), trainable=trainable, name=f"{self.name}/{name or 'weight'}",
+                         dtype=dtype)
+        if graph is not None:
+            graph.created_variables.append(v)
+        return v
+
+    def build(self, input_shape):
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        raise NotImplementedError(f"{type(self).__name__}.compute_output_shape")
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        shapes = nest.map_structure(_shape_of, inputs) if nest.is_nested(inputs) else _shape_of(inputs)
+        self.build(shapes)
+        self.built = True
+
+    def __call__(self, inputs, *args, **kwargs):
+        dtype = self._dtype_policy
+        if nest.is_nested(inputs):
+            inputs = nest.map_structure(lambda x: _to_tensor(x, dtype), inputs)
+        else:
+            inputs = _to_tensor(inputs, dtype)
+        stack = _call_ctx.training
+        training = kwargs.pop("training", None)
+        if training is None and stack:
+            training = stack[-1]
+        call = self.call
+        if _accepts(call, "training") and training is not None:
+            kwargs["training"] = training
+        if ctx.graph is not None:
+            from autograph_cli.operators import converted
+
+            call = converted(call)
+        self._maybe_build(inputs)
+        stack.append(training)
+        try:
+            return call(inputs, *args, **kwargs)
+        finally:
+            stack.pop()
+
+    def get_config(self):
+        return {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+

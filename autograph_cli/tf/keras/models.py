@@ -1,0 +1,477 @@
+"""tf.keras.Model and Sequential: compile / fit / evaluate / predict.
+
+fit runs `train_step` (forward pass, GradientTape, apply_gradients, metric
+updates) once per batch; evaluate and predict run `test_step` and
+`predict_step`. Those steps are traced with `tf.function` (one trace per batch
+shape). The train step is traced only when the runtime supports a
+GradientTape inside a traced function (`TRACE_TRAIN_STEP` below: None probes
+the runtime once); otherwise it runs eagerly.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograph_cli.runtime import dtypes as dt
+from autograph_cli.runtime import nest, ops
+from autograph_cli.runtime.data import Dataset
+from autograph_cli.runtime.function import function
+from autograph_cli.runtime.gradients import GradientTape
+from autograph_cli.runtime.tensor import EagerTensor, Tensor, convert_to_tensor
+from autograph_cli.runtime.variables import init_scope
+
+from . import callbacks as _cb
+from . import losses as _losses
+from . import metrics as _metrics
+from . import optimizers as _optimizers
+from ._layer import Layer, _call_ctx
+from .layers import InputLayer, KerasInput
+
+__all__ = ["Model", "Sequential", "TRACE_TRAIN_STEP"]
+
+# True: fit traces its train step with tf.function; False: it runs eagerly;
+# None: trace when the runtime supports a GradientTape inside tf.function.
+TRACE_TRAIN_STEP = None
+
+_probe = []
+
+
+def _trace_train_step():
+    if TRACE_TRAIN_STEP is not None:
+        return TRACE_TRAIN_STEP
+    if not _probe:
+        def probe(x):
+            with GradientTape() as tape:
+                tape.watch(x)
+                y = x * x
+            return tape.gradient(y, x)
+
+        try:
+            ok = abs(float(function(probe, autograph=False)(convert_to_tensor(3.0))) - 6.0) < 1e-6
+        except NotImplementedError:
+            ok = False
+        _probe.append(ok)
+    return _probe[0]
+
+
+def _unpack(data):
+    if isinstance(data, (list, tuple)):
+        if len(data) == 1:
+            return data[0], None, None
+        if len(data) == 2:
+            return data[0], data[1], None
+        if len(data) == 3:
+            return data[0], data[1], data[2]
+    return data, None, None
+
+
+def _as_array(a):
+    if a is None:
+        return None
+    if isinstance(a, Tensor):
+        a = a.numpy()
+    a = np.asarray(a)
+    if a.dtype == np.float64:
+        a = a.astype(np.float32)
+    return a
+
+
+def _to_tensors(struct):
+    return nest.map_structure(lambda a: EagerTensor(a, dt.from_numpy(a.dtype)) if isinstance(a, np.ndarray) else a,
+                              struct)
+
+
+class _ArrayData:
+    """Batches of in-memory arrays (shuffled per epoch when asked)."""
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False, rng=None):
+        self.x = nest.map_structure(_as_array, x)
+        self.y = None if y is None else nest.map_structure(_as_array, y)
+        self.sw = _as_array(sample_weight)
+        flat = nest.flatten(self.x)
+        self.n = int(flat[0].shape[0])
+        for a in flat + ([] if self.y is None else nest.flatten(self.y)):
+            if a.shape[0] != self.n:
+                raise ValueError(f"Data cardinality is ambiguous: x sizes: {self.n}, y sizes: {a.shape[0]}. "
+                                 "Make sure all arrays contain the same number of samples.")
+        self.batch_size = int(batch_size or 32)
+        self.shuffle = shuffle
+        self.rng = rng
+
+    @property
+    def steps(self):
+        return -(-self.n // self.batch_size)
+
+    def __iter__(self):
+        order = self.rng.permutation(self.n) if self.shuffle else None
+        for start in range(0, self.n, self.batch_size):
+            idx = slice(start, start + self.batch_size) if order is None else order[start:start + self.batch_size]
+
+            def take(a):
+                return a[idx]
+
+            xb = _to_tensors(nest.map_structure(take, self.x))
+            if self.y is None:
+                yield (xb,)
+                continue
+            yb = _to_tensors(nest.map_structure(take, self.y))
+            yield (xb, yb) if self.sw is None else (xb, yb, _to_tensors(take(self.sw)))
+
+
+class _DatasetData:
+    def __init__(self, ds, steps=None):
+        self.ds = ds
+        self._steps = steps
+
+    @property
+    def steps(self):
+        if self._steps is not None:
+            return self._steps
+        try:
+            n = int(self.ds.cardinality())
+        except Exception:
+            return None
+        return n if n >= 0 else None
+
+    def __iter__(self):
+        for i, item in enumerate(self.ds):
+            if self._steps is not None and i >= self._steps:
+                break
+            yield item if isinstance(item, tuple) else (item,)
+
+
+def _adapter(x, y=None, sample_weight=None, batch_size=None, shuffle=False, rng=None, steps=None):
+    if isinstance(x, Dataset):
+        if y is not None:
+            raise ValueError("`y` argument is not supported when using dataset as input.")
+        return _DatasetData(x, steps)
+    return _ArrayData(x, y, sample_weight, batch_size, shuffle, rng)
+
+
+def _floats(logs):
+    return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v)) for k, v in logs.items()}
+
+
+class Model(Layer):
+    """tf.keras.Model: subclass it (layers as attributes, `call` the forward
+    pass), or use Sequential."""
+
+    def __init__(self, *args, **kwargs):
+        if args or "inputs" in kwargs or "outputs" in kwargs:
+            raise NotImplementedError(
+                "the functional API (Model(inputs, outputs)) is not supported by this runtime: subclass "
+                "tf.keras.Model or use tf.keras.Sequential"
+            )
+        super().__init__(**kwargs)
+        self.optimizer = None
+        self.compiled_loss = None
+        self.loss = None
+        self.stop_training = False
+        self.history = None
+        self._compiled_metrics = []
+        self._loss_tracker = None
+        self._run_eagerly = False
+        self.train_function = None
+        self.test_function = None
+        self.predict_function = None
+
+    # building -----------------------------------------------------------------------
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        if type(self).build is not Model.build and type(self).build is not Sequential.build:
+            super()._maybe_build(inputs)
+        self.built = True
+
+    def build(self, input_shape):
+        """Create the weights by calling the model once on zeros of `input_shape`
+        (unknown dimensions taken as 1)."""
+        shape = [1 if d is None else int(d) for d in (input_shape.as_list() if hasattr(input_shape, "as_list")
+                                                         else input_shape)]
+        with init_scope():
+            self.built = True
+            self(np.zeros(shape, np.float32), training=False)
+
+    # compile ------------------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, weighted_metrics=None,
+                run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
+        self.optimizer = _optimizers.get(optimizer)
+        self.loss = loss
+        self.compiled_loss = _losses.get(loss)
+        ms = metrics or []
+        if isinstance(ms, (str, _metrics.Metric)) or callable(ms):
+            ms = [ms]
+        self._compiled_metrics = [_metrics.get(m, self.compiled_loss) for m in ms]
+        self._loss_tracker = _metrics.Mean(name="loss")
+        self._run_eagerly = bool(run_eagerly)
+        self.train_function = self.test_function = self.predict_function = None
+        self.compiled = True
+
+    @property
+    def run_eagerly(self):
+        return self._run_eagerly
+
+    @run_eagerly.setter
+    def run_eagerly(self, value):
+        self._run_eagerly = bool(value)
+        self.train_function = self.test_function = self.predict_function = None
+
+    @property
+    def metrics(self):
+        out = [] if self._loss_tracker is None else [self._loss_tracker]
+        return out + list(self._compiled_metrics)
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        for m in self.metrics:
+            m.reset_state()
+
+    # steps ----------------------------------------------------------------------------
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        parts = []
+        if self.compiled_loss is not None:
+            parts.append(self.compiled_loss(y, y_pred, sample_weight))
+        parts.extend(self.losses)
+        if not parts:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        return ops.add_n(parts) if len(parts) > 1 else parts[0]
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        for m in self._compiled_metrics:
+            m.update_state(y, y_pred, sample_weight)
+        return {m.name: m.result() for m in self.metrics}
+
+    def _track_loss(self, loss, x):
+        n = nest.flatten(x)[0]
+        n = ops.cast(ops.shape(n)[0], dt.float32)
+        self._loss_tracker.update_state(loss, sample_weight=n)
+
+    def train_step(self, data):
+        x, y, sample_weight = _unpack(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight)
+        variables = self.trainable_variables
+        grads = tape.gradient(loss, variables)
+        self.optimizer.apply_gradients(zip(grads, variables))
+        self._track_loss(loss, x)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        x, y, sample_weight = _unpack(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._track_loss(loss, x)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        x, _, _ = _unpack(data)
+        return self(x, training=False)
+
+    def _wrap(self, step, traced):
+        if not traced or self._run_eagerly:
+            return step
+        # our own steps run as written; a user's override is converted by autograph
+        own = getattr(type(self), step.__name__) is getattr(Model, step.__name__)
+        return function(step, autograph=not own)
+
+    def make_train_function(self, force=False):
+        if self.train_function is None or force:
+            self.train_function = self._wrap(self.train_step, _trace_train_step())
+        return self.train_function
+
+    def make_test_function(self, force=False):
+        if self.test_function is None or force:
+            self.test_function = self._wrap(self.test_step, True)
+        return self.test_function
+
+    def make_predict_function(self, force=False):
+        if self.predict_function is None or force:
+            self.predict_function = self._wrap(self.predict_step, True)
+        return self.predict_function
+
+    def _check_compiled(self):
+        if self.optimizer is None:
+            raise RuntimeError("You must compile your model before training/testing. Use `model.compile(optimizer, loss)`.")
+
+    # fit / evaluate / predict -----------------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
+            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+            steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
+        self._check_compiled()
+        if class_weight is not None:
+            raise NotImplementedError("class_weight is not supported by this runtime")
+        rng = ops._rng_for(None)
+        if validation_split and validation_data is None:
+            if isinstance(x, Dataset):
+                raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays")
+            xa, ya = nest.map_structure(_as_array, x), nest.map_structure(_as_array, y)
+            n = nest.flatten(xa)[0].shape[0]
+            cut = int(n * (1.0 - validation_split))
+            validation_data = (nest.map_structure(lambda a: a[cut:], xa), nest.map_structure(lambda a: a[cut:], ya))
+            x, y = nest.map_structure(lambda a: a[:cut], xa), nest.map_structure(lambda a: a[:cut], ya)
+        data = _adapter(x, y, sample_weight, batch_size, shuffle, rng, steps_per_epoch)
+        verbose = 1 if verbose == "auto" else verbose
+        history = _cb.History()
+        cbs = _cb.CallbackList(list(callbacks or []) + [history], self,
+                               {"verbose": verbose, "epochs": epochs, "steps": data.steps})
+        progress = _cb.ProgbarLogger(verbose, data.steps, epochs)
+        train = self.make_train_function()
+        self.stop_training = False
+        cbs.on_train_begin()
+        logs = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            cbs.on_epoch_begin(epoch)
+            progress.begin(epoch)
+            step = 0
+            out = {}
+            for batch in data:
+                cbs.on_train_batch_begin(step)
+                out = train(batch)
+                step += 1
+                progress._seen = step
+                if progress.rich or cbs.callbacks[:-1]:
+                    blogs = _floats(out)
+                    progress.update(step, blogs)
+                    cbs.on_train_batch_end(step - 1, blogs)
+                if self.stop_training:
+                    break
+            if data.steps is None:
+                progress.steps = data._steps = step
+            logs = _floats(out)
+            if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                vx, vy, vsw = _unpack(validation_data)
+                val = self.evaluate(vx, vy, batch_size=validation_batch_size or batch_size, verbose=0,
+                                    sample_weight=vsw, steps=validation_steps, return_dict=True)
+                logs.update({f"val_{k}": v for k, v in val.items()})
+            progress.end(logs)
+            cbs.on_epoch_end(epoch, logs)
+            if self.stop_training:
+                break
+        cbs.on_train_end(logs)
+        self.history = history
+        return history
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
+                 callbacks=None, return_dict=False):
+        self._check_compiled()
+        data = _adapter(x, y, sample_weight, batch_size, False, None, steps)
+        verbose = 1 if verbose == "auto" else verbose
+        progress = _cb.ProgbarLogger(verbose, data.steps, mode="test")
+        test = self.make_test_function()
+        self.reset_metrics()
+        progress.begin()
+        out = {}
+        step = 0
+        for batch in data:
+            out = test(batch)
+            step += 1
+            progress._seen = step
+            if progress.rich:
+                progress.update(step, _floats(out))
+        logs = _floats(out)
+        progress.end(logs)
+        if return_dict:
+            return logs
+        vals = [logs[n] for n in self.metrics_names if n in logs]
+        return vals[0] if len(vals) == 1 else vals
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        data = _adapter(x, None, None, batch_size, False, None, steps)
+        verbose = 1 if verbose == "auto" else verbose
+        progress = _cb.ProgbarLogger(verbose, data.steps, mode="predict")
+        fn = self.make_predict_function()
+        outs = []
+        progress.begin()
+        for i, batch in enumerate(data):
+            outs.append(nest.map_structure(lambda t: t.numpy(), fn(batch)))
+            progress.update(i + 1)
+        progress.end()
+        if not outs:
+            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs).")
+        return nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *outs)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        self._check_compiled()
+        self.reset_metrics()
+        data = _to_tensors((nest.map_structure(_as_array, x), nest.map_structure(_as_array, y)))
+        logs = _floats(self.make_train_function()(data))
+        return logs if return_dict else [logs[n] for n in self.metrics_names]
+
+    def predict_on_batch(self, x):
+        return self.make_predict_function()((_to_tensors(nest.map_structure(_as_array, x)),)).numpy()
+
+    def summary(self, print_fn=None):
+        print_fn = print_fn or print
+        rows = [(f"{layer.name} ({type(layer).__name__})", layer.count_params()) for layer in self.layers]
+        width = max([len(r[0]) for r in rows] + [20]) + 2
+        print_fn(f'Model: "{self.name}"')
+        print_fn("-" * (width + 12))
+        print_fn(f"{'Layer (type)':<{width}}{'Param #':>12}")
+        print_fn("=" * (width + 12))
+        for name, n in rows:
+            print_fn(f"{name:<{width}}{n:>12,}")
+        print_fn("=" * (width + 12))
+        total = self.count_params()
+        trainable = int(sum(np.prod(v.shape.as_list()) for v in self.trainable_variables))
+        print_fn(f"Total params: {total:,}")
+        print_fn(f"Trainable params: {trainable:,}")
+        print_fn(f"Non-trainable params: {total - trainable:,}")
+
+
+class Sequential(Model):
+    """A plain stack of layers; with an input shape (`Input`, `InputLayer` or
+    `input_shape=` on the first layer) it is built as layers are added."""
+
+    def __init__(self, layers=None, name=None, trainable=True):
+        super().__init__(name=name, trainable=trainable)
+        self._layers = []
+        self._input_shape = None
+        for layer in layers or ():
+            self.add(layer)
+
+    def add(self, layer):
+        if isinstance(layer, KerasInput):
+            layer = layer._input_layer
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Only instances of `keras.Layer` can be added to a Sequential model. Received: {layer!r}")
+        if isinstance(layer, InputLayer):
+            if self._layers:
+                raise ValueError("An InputLayer can only be the first layer of a Sequential model")
+            self._input_shape = layer._batch_input_shape
+            return
+        if not self._layers and self._input_shape is None and getattr(layer, "_batch_input_shape", None):
+            self._input_shape = layer._batch_input_shape
+        self._layers.append(layer)
+        self.built = False
+        if self._input_shape is not None:
+            self.build(self._input_shape)
+
+    def pop(self):
+        layer = self._layers.pop()
+        self.built = False
+        return layer
+
+    @property
+    def layers(self):
+        return list(self._layers)
+
+    def build(self, input_shape=None):
+        if input_shape is None:
+            input_shape = self._input_shape
+        if input_shape is None:
+            raise ValueError("You must provide an `input_shape` argument.")
+        self._input_shape = tuple(input_shape.as_list() if hasattr(input_shape, "as_list") else input_shape)
+        Model.build(self, self._input_shape)
+
+    def call(self, inputs, training=None):
+        x = inputs
+        for layer in self._layers:
+            x = layer(x)
+        return x
+
+
+_ = (_call_ctx,)
