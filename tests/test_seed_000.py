@@ -325,8 +325,11 @@ def test_loop_variable_rules(capsys):
             x = i
         return x
 
-    with assert_raises(ValueError):
-        buggy_loop_var_uninitialized()
+    # Seed 000 (TensorFlow 2.0 alpha) expects a ValueError here; current
+    # TensorFlow, and this runtime, return the value the loop bound, and the
+    # graph raises only when the loop ran zero times (see
+    # test_staged_control_flow.test_loop_variable_errors_name_variable_and_line).
+    print(buggy_loop_var_uninitialized())
     print(f())
 
     @tf.function
@@ -359,8 +362,7 @@ def test_loop_variable_rules(capsys):
 
     assert concat_with_padding().shape == tf.TensorShape([5, 10])
     out = capsys.readouterr().out
-    assert out.count("Caught expected exception") == 3
-    assert "tf.Tensor(2, shape=(), dtype=int32)" in out
-    assert "'x' must be defined before the loop" in out
+    assert out.count("Caught expected exception") == 2
+    assert out.count("tf.Tensor(2, shape=(), dtype=int32)") == 2
     assert "'x' has dtype float32 before the loop, but dtype int32 after one iteration" in out
     assert "'x' has shape (0, 10) before the loop, but shape (1, 10) after one iteration" in out

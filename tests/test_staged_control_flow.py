@@ -277,13 +277,18 @@ def test_python_loop_with_tensor_break_gives_pythons_answer():
 
 def test_loop_variable_errors_name_variable_and_line():
     @tf.function
-    def uninitialized():
-        for i in tf.range(3):
+    def loop_created(n):
+        for i in tf.range(n):
             x = i
         return x
 
-    with pytest.raises(ValueError, match="'x' must be defined before the loop"):
-        uninitialized()
+    # as TensorFlow: a variable bound in the loop is usable after it; the
+    # graph raises (Python's UnboundLocalError) only when the loop ran zero times
+    assert loop_created(tf.constant(3)).numpy() == 2
+    with pytest.raises(UnboundLocalError, match="'x' is used after the loop, but the loop ran zero times") as e:
+        loop_created(tf.constant(0))
+    assert isinstance(e.value, tf.errors.InvalidArgumentError)
+    assert f"{__file__}:{_line_of(loop_created.python_function, 'for i in tf.range(n)')}:" in str(e.value)
 
     @tf.function
     def type_changes():

@@ -18,9 +18,9 @@ def _backend(value):
 def if_stmt(cond, body, orelse, names=()):
     """``if cond: body() else: orelse()``."""
     b = _backend(cond)
-    if b:
-        return b.if_stmt(cond, body, orelse, State(names, (body, orelse)))
     try:
+        if b:
+            return b.if_stmt(cond, body, orelse, State(names, (body, orelse)))
         if cond:
             body()
         elif orelse is not None:
@@ -63,7 +63,13 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
     iterator again) once ``extra_test()`` is false."""
     b = _backend(iterable)
     if b:
-        return b.for_stmt(iterable, extra_test, body, State(names, (extra_test, body)), opts or {})
+        try:
+            return b.for_stmt(iterable, extra_test, body, State(names, (extra_test, body)), opts or {})
+        except NameError as e:
+            fixed = _unbound_local(e)
+            if fixed is None:
+                raise
+        raise fixed
     try:
         it = iter(iterable)
     except Exception as e:

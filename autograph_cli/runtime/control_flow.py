@@ -341,6 +341,62 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
 
 
 # ================================================================== loops
+def _check_bound_kernel(value, iterations, message):
+    if iterations <= 0:
+        from .errors import UnboundLoopVariableError
+
+        raise UnboundLoopVariableError(None, "CheckBound", message)
+    return value
+
+
+CHECK_BOUND = ops.define(
+    "CheckBound",
+    lambda i, a: [(i[0].dtype, i[0].shape)],
+    _check_bound_kernel,
+    nofold=True,
+)
+
+
+def _counted(names, init_values, test_fn, body_fn, extra_test_fn=None):
+    """When a loop starts with variables it may bind (undefined before it),
+    carry an iteration count too: a variable the body binds is defined
+    after the loop only if the loop ran. Returns the (maybe) extended
+    names, values and functions, and whether the count was added."""
+    if not any(_is_undefined(v) for v in init_values):
+        return names, list(init_values), test_fn, body_fn, extra_test_fn, False
+    names = tuple(names) + ("<iterations>",)
+    init_values = list(init_values) + [convert_to_tensor(0)]
+
+    test = (lambda vals: test_fn(vals[:-1])) if test_fn is not None else None
+    extra = (lambda vals: extra_test_fn(vals[:-1])) if extra_test_fn is not None else None
+    if test_fn is not None:  # while: body(vals)
+        def body(vals):
+            return list(body_fn(vals[:-1])) + [ops.add(vals[-1], 1)]
+    else:  # for: body(item, vals)
+        def body(item, vals):
+            return list(body_fn(item, vals[:-1])) + [ops.add(vals[-1], 1)]
+    return names, init_values, test, body, extra, True
+
+
+def _bind_created(names, init_values, values, results, location):
+    """After a counted loop: each variable the loop created is its value,
+    checked (when used) against the iteration count."""
+    iterations = results[-1]
+    out = list(results[:-1])
+    for i, (name, before, after) in enumerate(zip(names, init_values, values)):
+        if _is_undefined(before) and not _is_undefined(after) and not _is_undefined(out[i]):
+            message = (f"{_where(location)}'{name}' is used after the loop, but the loop ran zero times, so "
+                       "nothing bound it (Python raises UnboundLocalError here)")
+
+            def check(t, message=message):
+                if isinstance(t, Tensor) and not isinstance(t, EagerTensor):
+                    return ops.apply1(CHECK_BOUND, [t, iterations], {"message": message})
+                return t
+
+            out[i] = nest.map_structure(check, out[i])
+    return out
+
+
 class StagedZip:
     """zip()/enumerate() over symbolic tensors: iterated in step by a staged loop."""
 
@@ -568,7 +624,7 @@ def _out_structs(names, init_values, out_values, flat, is_var, outputs, location
     return res
 
 
-def _trace_loop(names, init_values, location, trace_regions, kind, invariants=None):
+def _trace_loop(names, init_values, location, trace_regions, kind, invariants=None, counted=False):
     """Shared by while and for: returns (node-building info)."""
     g = ctx.graph
     invariants = dict(invariants or {})
@@ -613,7 +669,20 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
         # generated return values: None before the loop, a tensor inside
         new_values = []
         for name, v, o in zip(names, values, out_values):
-            if v is UNDEFINED_RETURN and o is not UNDEFINED_RETURN:
+            if _is_undefined(v) and counted and not _is_undefined(o) and o is not None:
+                # bound inside the loop: traced again starting from a
+                # placeholder of its first binding's type
+                placeholder = _placeholder_for(o)
+                if placeholder is not None:
+                    saved = g.block
+                    g.block = blocks[-1].parent
+                    try:
+                        v = nest.map_structure(
+                            lambda x: x if not isinstance(x, EagerTensor) else g.capture(x), placeholder)
+                    finally:
+                        g.block = saved
+                    retry = True
+            elif v is UNDEFINED_RETURN and o is not UNDEFINED_RETURN:
                 saved = g.block
                 g.block = blocks[-1].parent
                 try:
@@ -647,6 +716,8 @@ def _initial_invariants(values, shape_invariants):
 def staged_while(test_fn, body_fn, init_values, names, location=None, shape_invariants=None):
     """test_fn(values) -> pred, body_fn(values) -> values."""
     g = ctx.graph
+    original = list(init_values)
+    names, init_values, test_fn, body_fn, _, counted = _counted(names, init_values, test_fn, body_fn)
     values = _prepare_loop_vars(names, init_values, location, "while")
     inv = _initial_invariants(values, shape_invariants)
 
@@ -671,7 +742,8 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
             g.pop_block(body_b)
         return (cond_b, body_b), out, 0
 
-    values, flat, is_var, (cond_b, body_b), out_values, _ = _trace_loop(names, values, location, trace_regions, "while", inv)
+    values, flat, is_var, (cond_b, body_b), out_values, _ = _trace_loop(names, values, location, trace_regions, "while",
+                                                                      inv, counted)
     inits = [x for x, v in zip(flat, is_var) if v]
     node = Node(g.unique_name("while"), WHILE, inits, {}, g.block)
     node.regions = (cond_b, body_b)
@@ -681,7 +753,8 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
     g.block.nodes.append(node)
     if node.effect:
         g.has_effects = True
-    return _out_structs(names, values, out_values, flat, is_var, node.outputs, location)
+    results = _out_structs(names, values, out_values, flat, is_var, node.outputs, location)
+    return _bind_created(names, original, values, results, location) if counted else results
 
 
 def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=None):
@@ -690,6 +763,8 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
     from .data import Dataset
 
     g = ctx.graph
+    original = list(init_values)
+    names, init_values, _, body_fn, extra_test_fn, counted = _counted(names, init_values, None, body_fn, extra_test_fn)
     values = _prepare_loop_vars(names, init_values, location, "for")
     if isinstance(iterable, Dataset):
         kind = "dataset"
@@ -745,7 +820,8 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
             g.pop_block(body_b)
         return (extra_b, body_b), out, n_item
 
-    values, flat, is_var, (extra_b, body_b), out_values, _ = _trace_loop(names, values, location, trace_regions, "for")
+    values, flat, is_var, (extra_b, body_b), out_values, _ = _trace_loop(names, values, location, trace_regions, "for",
+                                                                       None, counted)
     inits = [x for x, v in zip(flat, is_var) if v]
     opdef = REDUCE_DATASET if kind == "dataset" else FOR
     nname = "ReduceDataset" if kind == "dataset" else "while"
@@ -760,7 +836,8 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
     g.block.nodes.append(node)
     if node.effect:
         g.has_effects = True
-    return _out_structs(names, values, out_values, flat, is_var, node.outputs, location)
+    results = _out_structs(names, values, out_values, flat, is_var, node.outputs, location)
+    return _bind_created(names, original, values, results, location) if counted else results
 
 
 def _has_nodes_or_symbolic(block):

@@ -10,6 +10,7 @@ __all__ = [
     "OperatorNotAllowedInGraphError",
     "LoopVariableTypeError",
     "StagingError",
+    "UnboundLoopVariableError",
 ]
 
 
@@ -58,3 +59,8 @@ class LoopVariableTypeError(InvalidArgumentError, TypeError):
 
 class StagingError(ValueError):
     """A staged construct is malformed (variable undefined in a branch ...)."""
+
+
+class UnboundLoopVariableError(InvalidArgumentError, UnboundLocalError):
+    """A variable first bound inside a staged loop was used after a run of
+    the graph in which the loop ran zero times (Python's UnboundLocalError)."""

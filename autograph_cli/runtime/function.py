@@ -192,7 +192,8 @@ class ConcreteFunction:
         if node is not None:
             where = f" (defined at {node.location[0]}:{node.location[1]})" if node.location else ""
             msg = f"{msg}\n\t [[node {node.name}{where}]] [Op:{self.name}]"
-        return InvalidArgumentError(None, node.name if node is not None else self.name, msg)
+        cls = type(e) if isinstance(e, InvalidArgumentError) else InvalidArgumentError
+        return cls(None, node.name if node is not None else self.name, msg)
 
     def _call_canonical(self, args):
         pos = self._simple_positions
