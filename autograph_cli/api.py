@@ -5,13 +5,14 @@ from __future__ import annotations
 import ast
 import inspect
 import linecache
+import re
 import textwrap
 import threading
 import types
 import warnings
 import weakref
 
-from autograph_cli import _converters, operators
+from autograph_cli import _converters, _logging, operators
 from autograph_cli._lines import compile_mapped, split_lines
 from autograph_cli.operators import do_not_convert
 
@@ -57,12 +58,92 @@ def compile_result(result: converters.ConversionResult, *, line_offset: int = 0,
                           split_lines(original) if original is not None else None)
 
 
+# -- names ----------------------------------------------------------------------
+
+_HAS_QUALNAME = hasattr(types.CodeType, "co_qualname")  # 3.11+
+
+
+def requalify(code: types.CodeType, renames: dict, generated, qualname: str = "") -> types.CodeType:
+    """``code`` with the qualified names Python gives the user's objects.
+
+    Converted code defines the user's functions and classes inside generated
+    scopes: a functional form compiled as ``__ag_functional__f__3__`` or
+    inside ``__autograph_factory__``, and helpers (``if_body_6`` ...). Every
+    qualname in the tree (``co_qualname``, the strings a class body stores as
+    ``__qualname__`` and, before 3.11, the ones ``MAKE_FUNCTION`` takes) is
+    rewritten: a leading generated scope ``renames`` names (a tuple of
+    segments) becomes the user's qualname, and each ``.<locals>.helper``
+    whose helper is one of the ``generated`` names is dropped. A helper's own
+    code takes the name of the function it belongs to, so that frames (in
+    tracebacks, ``sys._getframe(1).f_code.co_name``) show the user's name.
+    ``qualname`` is ``code``'s own (read from the code objects on 3.11+).
+    """
+    generated = frozenset(generated)
+    heads = {prefix[0] for prefix in renames}
+
+    def fix(q: str):
+        if "<locals>" not in q and q.partition(".")[0] not in heads:
+            return None
+        parts = q.split(".")
+        changed = False
+        for prefix, new in renames.items():
+            if tuple(parts[: len(prefix)]) == prefix:
+                parts = new.split(".") + parts[len(prefix):]
+                changed = True
+                break
+        out = []
+        i = 0
+        while i < len(parts):
+            if parts[i] == "<locals>" and i + 1 < len(parts) and parts[i + 1] in generated:
+                i += 2
+                changed = True
+                continue
+            out.append(parts[i])
+            i += 1
+        return ".".join(out) if changed else None
+
+    def walk(c: types.CodeType, qual: str) -> types.CodeType:
+        old = c.co_qualname if _HAS_QUALNAME else qual
+        new = fix(old)
+        is_class = not c.co_flags & 0x1  # no CO_OPTIMIZED: a class body (or a module)
+        consts = []
+        changed = False
+        for k in c.co_consts:
+            if isinstance(k, types.CodeType):
+                sep = "." if is_class or not qual else ".<locals>."
+                nk = walk(k, f"{qual}{sep}{k.co_name}" if qual else k.co_name)
+            elif type(k) is str and k:
+                f = fix(k)
+                nk = k if f is None else f
+            else:
+                nk = k
+            changed = changed or nk is not k
+            consts.append(nk)
+        kw = {}
+        if changed:
+            kw["co_consts"] = tuple(consts)
+        if new is not None:
+            if _HAS_QUALNAME:
+                kw["co_qualname"] = new
+            last = new.rpartition(".")[2]
+            if last != c.co_name and old.rpartition(".")[2] == c.co_name:
+                kw["co_name"] = last
+        return c.replace(**kw) if kw else c
+
+    return walk(code, qualname)
+
+
 # -- functions ------------------------------------------------------------------
 
 _cache_lock = threading.Lock()
 # original code object -> (converted code object, report)
 _code_cache: "weakref.WeakKeyDictionary[types.CodeType, tuple]" = weakref.WeakKeyDictionary()
 _ag_cell = types.CellType(operators)
+
+
+class SourceUnavailable(ValueError):
+    """A function has no source to convert (built by ``exec``/``eval``, as
+    ``namedtuple`` and ``dataclasses`` build theirs, or defined in a REPL)."""
 
 
 def _function_source(fn) -> tuple[str, int, str]:
@@ -72,13 +153,14 @@ def _function_source(fn) -> tuple[str, int, str]:
         # inspect at the wrapped function instead.
         lines, start = inspect.getsourcelines(code)
     except (OSError, TypeError) as e:
-        raise ValueError(f"source of {fn.__qualname__} is not available: {e}") from None
+        raise SourceUnavailable(f"source of {fn.__qualname__} is not available: {e}") from None
     return textwrap.dedent("".join(lines)), max(start, 1), code.co_filename
 
 
-def _factory_code(result, code, name, start, filename):
+def _factory_code(result, code, name, start, filename, source, qualname):
     """Compile converted function source so that its code object has the same
-    free variables as ``code`` (plus ``ag__``)."""
+    free variables as ``code`` (plus ``ag__``), and the qualified name
+    ``qualname`` (what it defines too: see ``requalify``)."""
     freevars = [v for v in code.co_freevars if v != "ag__"]
     # The factory is never run: it only gives the converted function the same
     # free variables as the original. Its own name stays a global unless the
@@ -97,7 +179,11 @@ def _factory_code(result, code, name, start, filename):
     factory_code = compile_mapped(factory_src, filename, line_of, _file_lines(filename))
     # The factory's code object holds the converted function's code object.
     fcode = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY)
-    return next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    inner = next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    # (a global name's qualname is the name alone)
+    old = inner.co_qualname if _HAS_QUALNAME else (name if own else f"{_FACTORY}.<locals>.{name}")
+    generated = converters.pipeline.generated_names(result.code, _IDENTIFIER.findall(source))
+    return requalify(inner, {tuple(old.split(".")): qualname}, generated, old)
 
 
 def _was_converted(result, name) -> bool:
@@ -139,13 +225,19 @@ def _convert_code(fn):
         with _cache_lock:
             _code_cache[code] = entry
         return entry
-    entry = (_factory_code(result, code, name, start, filename), result.report)
+    entry = (_factory_code(result, code, name, start, filename, source, _qualname(fn)), result.report)
     with _cache_lock:
         _code_cache[code] = entry
     return entry
 
 
 _LAMBDA = "__autograph_lambda__"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _qualname(fn) -> str:
+    code = fn.__code__
+    return code.co_qualname if _HAS_QUALNAME else fn.__qualname__
 
 
 def _find_lambda(fn, source: str):
@@ -196,8 +288,7 @@ def _convert_lambda(fn):
             _code_cache[code] = entry
         return entry
     result.line_map = [code.co_firstlineno] * len(result.line_map)
-    inner = _factory_code(result, code, _LAMBDA, code.co_firstlineno, filename)
-    inner = inner.replace(co_name="<lambda>", co_qualname=code.co_qualname) if hasattr(code, "co_qualname") else inner.replace(co_name="<lambda>")
+    inner = _factory_code(result, code, _LAMBDA, code.co_firstlineno, filename, text, _qualname(fn))
     entry = (inner, result.report)
     with _cache_lock:
         _code_cache[code] = entry
@@ -245,9 +336,15 @@ _warned: "weakref.WeakSet" = weakref.WeakSet()
 
 
 def convert_for_call(fn):
-    """``to_graph(fn)``, or ``fn`` itself (with one warning) when it cannot be converted."""
+    """``to_graph(fn)``, or ``fn`` itself when it cannot be converted: with
+    one warning, except for a function that has no source (``exec``-built,
+    as namedtuple's methods are), which simply runs as it is (a line of the
+    debug log under ``tf.autograph.set_verbosity(1)``)."""
     try:
         return to_graph(fn)
+    except SourceUnavailable as e:
+        _logging.log(1, f"autograph: {fn.__qualname__} runs as it is ({e})")
+        return fn
     except (ValueError, converters.ConversionError) as e:
         code = fn.__code__
         if code not in _warned:

@@ -8,6 +8,7 @@ a block gets a line anchor, so the line map stays exact.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 import zlib
 
@@ -119,7 +120,7 @@ def convert(
     if bind and changed and function is None:
         prologue.append(cst.parse_statement(bind + "\n"))
     if state.functional_defs:
-        prologue.append(_functional_table(module, state.functional_defs, state.functional_qualnames))
+        prologue.append(_functional_table(module, state.functional_defs, state.functional_qualnames, state.identifiers))
     if prologue:
         body = _with_prologue(body, prologue, lines)
         changed = True
@@ -176,16 +177,30 @@ def _with_prologue(body, prologue, lines):
     return [*body[:k], *(n.anchored(p, line) for p in prologue), *rest]
 
 
-def _functional_table(module, defs, qualnames):
+def _functional_table(module, defs, keys, identifiers):
     """``__autograph_functional__ = <bytes>`` for lazy mode: the functional
-    forms' source, their line map and qualnames, NUL-separated and
-    zlib-compressed (it is unpacked only when a trace first needs it, and a
-    small constant keeps the cached module as quick to load as the original)."""
+    forms' source, their line map, their keys (``qualname@line``, one per
+    definition) and the names the converter made up (the helpers' names:
+    none is a name of the user's), NUL-separated and zlib-compressed (it is
+    unpacked only when a trace first needs it, and a small constant keeps
+    the cached module as quick to load as the original)."""
     text = module.with_changes(body=defs, header=[], footer=[]).code
     code, line_map = strip_anchors(text)
-    payload = "\0".join([code, ",".join(map(str, line_map)), ",".join(qualnames)]).encode("utf-8")
+    generated = sorted(generated_names(code, identifiers))
+    payload = "\0".join([code, ",".join(map(str, line_map)), ",".join(keys), ",".join(generated)]).encode("utf-8")
     value = cst.SimpleString(repr(zlib.compress(payload, 6)))
     return n.line(cst.Assign(targets=[cst.AssignTarget(n.name("__autograph_functional__"))], value=value))
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def generated_names(code: str, identifiers) -> set:
+    """The identifiers of converted ``code`` that the user's source (whose
+    identifiers are ``identifiers``) never spells: the names the converter
+    made up (its fresh names avoid every identifier of the source; names
+    mangled for a class, ``_K__x``, are the user's)."""
+    return {x for x in set(_IDENTIFIER.findall(code)) - set(identifiers) if "__" not in x.rstrip("_")}
 
 
 def _lines_from_positions(module):

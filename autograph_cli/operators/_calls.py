@@ -105,33 +105,43 @@ _functional_lock = threading.Lock()
 _FUNCTIONAL_PREFIX = "__ag_functional__"
 
 
-def functional(module_globals: dict, qualname: str):
-    """The functional form of ``qualname`` in a module converted in lazy
-    mode (the import hook): its source is compiled, under the module's file
-    name and original lines, the first time any of them is needed."""
-    name = _FUNCTIONAL_PREFIX + qualname.replace(".", "__") + "__"  # as converters.functions.functional_name
+def functional(module_globals: dict, key: str):
+    """The functional form of the definition ``key`` (``qualname@line``: one
+    per definition, so that same-named definitions never share one) in a
+    module converted in lazy mode (the import hook): its source is compiled,
+    under the module's file name and original lines, the first time any of
+    them is needed."""
+    name = _FUNCTIONAL_PREFIX + key.replace(".", "__").replace("@", "__") + "__"  # as converters.functions.functional_name
     fn = module_globals.get(name)
     if fn is None:
         with _functional_lock:
             fn = module_globals.get(name)
             if fn is None:
-                from autograph_cli.api import compile_lines
-
-                import zlib
-
-                packed = zlib.decompress(module_globals["__autograph_functional__"]).decode("utf-8")
-                source, lines, qualnames = packed.split("\0")
-                line_map = [int(x) for x in lines.split(",")] if lines else []
-                filename = module_globals.get("__file__") or "<converted>"
-                exec(compile_lines(source, line_map, filename), module_globals)
-                # Tracebacks show the user's function name, not the generated one.
-                for q in qualnames.split(","):
-                    f = module_globals.get(_FUNCTIONAL_PREFIX + q.replace(".", "__") + "__")
-                    if f is not None:
-                        short = q.rsplit(".", 1)[-1]
-                        f.__code__ = f.__code__.replace(co_name=short, co_qualname=q)
+                _compile_functional(module_globals)
                 fn = module_globals[name]
     return fn
+
+
+def _compile_functional(module_globals: dict) -> None:
+    from autograph_cli.api import compile_lines, requalify
+
+    import zlib
+
+    packed = zlib.decompress(module_globals["__autograph_functional__"]).decode("utf-8")
+    source, lines, keys, generated = (packed.split("\0") + [""])[:4]
+    line_map = [int(x) for x in lines.split(",")] if lines else []
+    filename = module_globals.get("__file__") or "<converted>"
+    # Frames, reprs and pickling see the user's names: the functional form
+    # of K.f is named K.f (not __ag_functional__K__f__3__), what it defines
+    # has the qualname Python gives it, and helpers are named after the
+    # function they belong to.
+    renames = {}
+    for k in keys.split(","):
+        if k:
+            q = k.rpartition("@")[0] or k
+            renames[(_FUNCTIONAL_PREFIX + k.replace(".", "__").replace("@", "__") + "__",)] = q
+    code = requalify(compile_lines(source, line_map, filename), renames, generated.split(",") if generated else ())
+    exec(code, module_globals)
 
 
 def converted(func):

@@ -1,0 +1,42 @@
+"""AutoGraph's debug log, as ``tf.autograph.set_verbosity`` controls it.
+
+A message of verbosity ``level`` is emitted only when the verbosity is at
+least ``level`` (0, the default, emits nothing): as an INFO record of the
+``autograph_cli`` logger and, with ``alsologtostdout``, printed to stdout
+too. Until ``set_verbosity`` is called the verbosity is read from the
+``AUTOGRAPH_VERBOSITY`` environment variable, as TensorFlow does.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+__all__ = ["get_verbosity", "log", "set_verbosity"]
+
+logger = logging.getLogger("autograph_cli")
+_verbosity: int | None = None
+_echo = False
+
+
+def set_verbosity(level: int, alsologtostdout: bool = False) -> None:
+    global _verbosity, _echo
+    _verbosity = int(level)
+    _echo = bool(alsologtostdout)
+
+
+def get_verbosity() -> int:
+    if _verbosity is not None:
+        return _verbosity
+    try:
+        return int(os.environ.get("AUTOGRAPH_VERBOSITY", "0"))
+    except ValueError:
+        return 0
+
+
+def log(level: int, message: str) -> None:
+    if get_verbosity() < level:
+        return
+    logger.info(message)
+    if _echo:
+        print(message, file=sys.stdout)

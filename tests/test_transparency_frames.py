@@ -1,0 +1,313 @@
+"""Transparency of the functional form (forced, as a trace runs it) on what
+third-party code does: same-named definitions, qualified names, functions
+without source, and code that looks at its caller's frame. Each case runs
+through the import hook (lazy form) and, where it applies, ``to_graph``."""
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+import pickle
+import sys
+import textwrap
+import warnings
+
+import pytest
+
+import autograph_cli
+from autograph_cli import operators
+
+_count = itertools.count()
+
+
+@pytest.fixture
+def forced():
+    previous = operators.force_functional(True)
+    try:
+        yield
+    finally:
+        operators.force_functional(previous)
+
+
+@pytest.fixture
+def hook_import(tmp_path, monkeypatch):
+    """Write a module, import it through the hook, return it."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = []
+
+    def load(source: str):
+        name = f"agt_frames_{next(_count)}"
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
+        with autograph_cli.install_import_hook([name]):
+            module = __import__(name)
+        names.append(name)
+        return module
+
+    yield load
+    for name in names:
+        sys.modules.pop(name, None)
+
+
+# -- 1. one functional form per definition, never per name -------------------------
+
+REDEFINED = """\
+    FLAG = False
+
+
+    def f(x):
+        if x:
+            return 1
+        return 2
+
+
+    if FLAG:
+        g = f
+
+        def f(x):
+            if x:
+                return 3
+            return g(x)
+    """
+
+
+def test_redefinition_under_a_false_condition_keeps_its_own_body(hook_import, forced):
+    mod = hook_import(REDEFINED)
+    assert (mod.f(True), mod.f(False)) == (1, 2)
+
+
+def test_redefinition_under_a_true_condition_runs_the_second_body(hook_import, forced):
+    mod = hook_import(REDEFINED.replace("FLAG = False", "FLAG = True"))
+    assert (mod.f(True), mod.f(False)) == (3, 2)
+
+
+def test_property_getter_and_setter_each_run_their_own_body(hook_import, forced):
+    mod = hook_import("""\
+        class P:
+            def __init__(self):
+                self._v = None
+
+            @property
+            def v(self):
+                if self._v is None:
+                    return "unset"
+                return self._v
+
+            @v.setter
+            def v(self, value):
+                if value < 0:
+                    value = 0
+                self._v = value
+        """)
+    p = mod.P()
+    assert p.v == "unset"
+    p.v = -5
+    assert p.v == 0
+    p.v = 7
+    assert p.v == 7
+
+
+def test_singledispatch_handlers_named_underscore(hook_import, forced):
+    mod = hook_import("""\
+        import functools
+
+
+        @functools.singledispatch
+        def describe(x):
+            if x is None:
+                return "none"
+            return "object"
+
+
+        @describe.register
+        def _(x: int):
+            if x < 0:
+                return "negative int"
+            return "int"
+
+
+        @describe.register
+        def _(x: str):
+            if not x:
+                return "empty str"
+            return "str"
+        """)
+    assert [mod.describe(v) for v in (None, 1.5, -1, 2, "", "a")] == [
+        "none", "object", "negative int", "int", "empty str", "str"]
+
+
+# -- 2. qualified names ----------------------------------------------------------------
+
+NESTED = """\
+    import sys
+
+
+    def make(flag):
+        class K:
+            def m(self):
+                return 1
+
+        if flag:
+            def inner():
+                return 2
+        else:
+            def inner():
+                return 3
+        for _ in range(1):
+            class L:
+                pass
+        return K, inner, L
+
+
+    class Outer:
+        def build(self):
+            def local():
+                return 1
+            if local():
+                class Made:
+                    pass
+            return local, Made
+
+
+    def make_global():
+        global Picklable
+        if True:
+            class Picklable:
+                def __init__(self, v):
+                    self.v = v
+        return Picklable
+    """
+
+
+def _check_nested(make, Outer, make_global, modname):
+    K, inner, L = make(True)
+    assert K.__qualname__ == "make.<locals>.K"
+    assert K.m.__qualname__ == "make.<locals>.K.m"
+    assert inner.__qualname__ == "make.<locals>.inner"
+    assert L.__qualname__ == "make.<locals>.L"
+    assert repr(K).endswith(".make.<locals>.K'>")
+    assert make(False)[1].__qualname__ == "make.<locals>.inner"
+    local, Made = Outer().build()
+    assert local.__qualname__ == "Outer.build.<locals>.local"
+    assert Made.__qualname__ == "Outer.build.<locals>.Made"
+    P = make_global()
+    assert P.__qualname__ == "Picklable"
+    assert P.__init__.__qualname__ == "Picklable.__init__"
+    assert pickle.loads(pickle.dumps(P(5))).v == 5
+
+
+def test_qualnames_under_the_hook(hook_import, forced):
+    mod = hook_import(NESTED)
+    _check_nested(mod.make, mod.Outer, mod.make_global, mod.__name__)
+
+
+def test_qualnames_under_to_graph(hook_import, forced):
+    mod = hook_import("")  # (a module of its own to hold Picklable)
+    ns = mod.__dict__
+    exec(compile(textwrap.dedent(NESTED), _source_file(mod, NESTED), "exec"), ns)
+    make = autograph_cli.to_graph(ns["make"])
+    build = autograph_cli.to_graph(ns["Outer"].build)
+    make_global = autograph_cli.to_graph(ns["make_global"])
+
+    class _Outer:
+        def build(self):
+            return build(self)
+
+    _check_nested(make, _Outer, make_global, mod.__name__)
+
+
+def _source_file(mod, text):
+    # to_graph reads the source: give the exec'd code a real file.
+    path = mod.__file__
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(text))
+    import linecache
+
+    linecache.checkcache(path)
+    return path
+
+
+def caller_name():
+    return sys._getframe(1).f_code.co_name
+
+
+def caller_module():
+    return sys._getframe(1).f_globals["__name__"]
+
+
+def test_helpers_named_after_their_function(hook_import, forced):
+    # (the callees live outside the hooked module: under the hook a
+    # converted function's functional form runs one frame below its own)
+    mod = hook_import("""\
+        def f(x):
+            if x:
+                return caller_name(), caller_module()
+            return None
+
+
+        def boom(xs):
+            for x in xs:
+                if x:
+                    raise ValueError(x)
+        """)
+    mod.caller_name, mod.caller_module = caller_name, caller_module
+    assert mod.f(True) == ("f", mod.__name__)
+    with pytest.raises(ValueError) as info:
+        mod.boom([0, 1])
+    names = [entry.name for entry in info.traceback if entry.path.name == mod.__name__ + ".py"]
+    assert names and set(names) == {"boom"}
+
+
+def test_helpers_named_after_their_function_under_to_graph(forced):
+    def f(x):
+        if x:
+            return caller_name()
+        return None
+
+    assert autograph_cli.to_graph(f)(True) == "f"
+
+
+# -- 3. functions without source -----------------------------------------------------
+
+
+def test_functions_without_source_run_silently(hook_import, forced):
+    mod = hook_import("""\
+        import collections
+
+        ns = {}
+        exec("def made(x):\\n    return x + 1\\n", ns)
+        P = collections.namedtuple("P", "a b")
+
+
+        def use(x):
+            if x:
+                return ns["made"](x), P(x, 2)._replace(b=3)
+            return None
+        """)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert mod.use(1) == (2, mod.P(1, 3))
+        assert mod.use(2) == (3, mod.P(2, 3))
+
+
+def test_functions_without_source_are_logged_under_verbosity(forced, caplog, capsys):
+    import autograph_cli.tf as tf
+    from autograph_cli import _logging
+
+    ns = {}
+    exec("def made_here(x):\n    return x * 2\n", ns)
+
+    def use(x):
+        if x:
+            return ns["made_here"](x)
+        return None
+
+    g = autograph_cli.to_graph(use)
+    try:
+        tf.autograph.set_verbosity(1, alsologtostdout=True)
+        with caplog.at_level(logging.INFO, logger="autograph_cli"), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert g(4) == 8
+    finally:
+        _logging.set_verbosity(0)
+    assert any("made_here runs as it is" in r.getMessage() for r in caplog.records)
+    assert "made_here runs as it is" in capsys.readouterr().out
