@@ -663,14 +663,32 @@ def _numpy_gradient(fn):
 
 
 def _register_gradients():
-    """Hand the gradients to gradients.py: its tensor-level registry when it
-    has one, else its numpy-level table through an adapter."""
+    """Hand the gradients to the tape: grad_ops' registry (gradients as ops,
+    eager and traced) when the runtime has it, else the older numpy-level
+    table of gradients.py through an adapter."""
+    try:
+        from . import grad_ops
+    except ImportError:
+        grad_ops = None
+    if grad_ops is not None and hasattr(grad_ops, "register_gradient"):
+        for name, fn in GRADIENTS.items():
+            grad_ops.register_gradient(name)(_op_form(fn))
+        grad_ops.not_differentiable(RANDOM_LIKE.name)
+        return
     from . import gradients as g
 
     table = getattr(g, "_GRADS", None)
     for name, fn in GRADIENTS.items():
         if table is not None and name not in table:
             table[name] = _numpy_gradient(fn)
+
+
+def _op_form(fn):
+    def grad(op, dys):
+        return fn(op.inputs, op.outputs, op.attrs, dys)
+
+    grad.__name__ = fn.__name__
+    return grad
 
 
 _register_gradients()

@@ -39,9 +39,12 @@ class Optimizer:
 
     # state ---------------------------------------------------------------------------
     def _new_variable(self, value, name, dtype=None):
+        """A non-trainable variable created outside any trace (`value` may be
+        a callable, called there)."""
         graph = ctx.graph
         with init_scope():
-            v = Variable(value, trainable=False, name=f"{self.name}/{name}", dtype=dtype)
+            v = Variable(value() if callable(value) else value, trainable=False, name=f"{self.name}/{name}",
+                         dtype=dtype)
         if graph is not None:
             graph.created_variables.append(v)
         return v
@@ -77,10 +80,11 @@ class Optimizer:
         """Create the step counter, the learning rate and the slots of `var_list`."""
         _ = self.iterations
         if self._lr_var is None and not callable(self._lr):
-            self._lr_var = self._new_variable(ops.convert_to_tensor(float(self._lr), dtype=dt.float32), "learning_rate")
+            self._lr_var = self._new_variable(lambda: ops.convert_to_tensor(float(self._lr), dtype=dt.float32),
+                                              "learning_rate")
         for v in var_list:
             if id(v) not in self._slots:
-                self._slots[id(v)] = {name: self._new_variable(ops.zeros(v.shape.as_list(), v.dtype), f"{name}")
+                self._slots[id(v)] = {name: self._new_variable(lambda v=v: ops.zeros(v.shape.as_list(), v.dtype), name)
                                       for name in self._slot_names()}
         self.built = True
 
