@@ -8,6 +8,7 @@ from .errors import InvalidArgumentError, OperatorNotAllowedInGraphError
 from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, SymbolicTensor, Tensor, constant, convert_to_tensor, is_tensor
 from . import ops
+from . import ops_array, ops_linalg, ops_math, ops_random, functional_ops  # noqa: F401 - register their ops
 from .variables import Module, Variable, init_scope
 from .tensor_array import TensorArray
 from . import control_flow

@@ -17,6 +17,7 @@ from .context import ctx
 from .errors import DTypeMismatchError, InvalidArgumentError
 from .shapes import TensorShape, as_shape
 from .tensor import EagerTensor, SymbolicTensor, Tensor, constant, convert_to_tensor
+from . import shape_args as _sa
 
 _NOATTR: dict = {}
 
@@ -408,8 +409,8 @@ CAST = define("Cast", lambda i, a: [(a["dtype"], i[0].shape)], _cast_kernel, emi
 def _norm_axis(axis, rank):
     if axis is None:
         return None
-    if isinstance(axis, Tensor):
-        c = axis.const if isinstance(axis, SymbolicTensor) else axis._value
+    if isinstance(axis, (Tensor, list, tuple)):
+        c = _sa.const_value(axis)
         if c is None:
             raise ValueError("reduction axes must be known while tracing")
         axis = c.tolist() if isinstance(c, np.ndarray) else int(c)
@@ -522,6 +523,38 @@ ALL = define("All", _reduce_infer(True), _k, emit=_e)
 MEAN = define("Mean", _reduce_infer(), _mean_kernel, emit=_mean_emit)
 
 
+def _dyn_reduce_infer(inputs, attrs):
+    """Reduction over axes known only at run time (a traced `axis`)."""
+    x, axis = inputs
+    if not axis.dtype.is_integer:
+        raise TypeError(f"reduction axis must be int32 or int64, got {axis.dtype.name}")
+    r = x.shape.rank
+    if r is None:
+        return [(x.dtype, TensorShape(None))]
+    if attrs["keepdims"]:
+        return [(x.dtype, TensorShape([None] * r))]
+    if axis.shape.rank == 0 and r > 0:
+        return [(x.dtype, TensorShape([None] * (r - 1)))]
+    return [(x.dtype, TensorShape(None))]
+
+
+def _dyn_reduce(static_op):
+    def kernel(x, axis, keepdims):
+        x = np.asarray(x)
+        axes = []
+        for a in np.atleast_1d(np.asarray(axis)).tolist():
+            n = builtins.max(x.ndim, 1)
+            if not -n <= a < n:
+                raise ValueError(f"Invalid reduction dimension {a} for input with {x.ndim} dimensions.")
+            axes.append(a % n)
+        return static_op.kernel(x, axis=tuple(sorted(set(axes))) if x.ndim else None, keepdims=keepdims)
+
+    return define(static_op.name + "Dyn", _dyn_reduce_infer, kernel)
+
+
+DYN_REDUCE = {op.name: _dyn_reduce(op) for op in (SUM, PROD, MAX, MIN, ANY, ALL, MEAN)}
+
+
 def _arg_infer(inputs, attrs):
     x = inputs[0]
     s = x.shape
@@ -583,7 +616,7 @@ def _static_list(v, what):
 
 def _reshape_infer(inputs, attrs):
     x = inputs[0]
-    shape = attrs["shape"] if len(inputs) == 1 else _static_list(inputs[1], "shape")
+    shape = attrs["shape"] if len(inputs) == 1 else _sa.static_shape_of(inputs[1])
     if shape is None:
         if len(inputs) > 1 and inputs[1].shape.dims is not None and inputs[1].shape.dims[0] is not None:
             return [(x.dtype, TensorShape([None] * inputs[1].shape.dims[0]))]
@@ -767,13 +800,23 @@ SQUEEZE = define(
 
 def _tile_infer(inputs, attrs):
     x = inputs[0]
-    m = attrs["multiples"]
+    m = attrs["multiples"] if len(inputs) == 1 else _sa.static_shape_of(inputs[1])
     if x.shape.dims is None:
+        if m is not None:
+            return [(x.dtype, TensorShape([None] * len(m)))]
         return [(x.dtype, TensorShape(None))]
+    if m is None:
+        return [(x.dtype, TensorShape([None] * len(x.shape.dims)))]
+    if len(m) != len(x.shape.dims):
+        raise ValueError(
+            f"Shape must be rank {len(x.shape.dims)} but is rank {len(m)}: tile multiples {m} for an input of shape {x.shape}"
+        )
+    if len(inputs) > 1:
+        return [(x.dtype, TensorShape([None if d is None or k is None else d * k for d, k in zip(x.shape.dims, m)]))]
     return [(x.dtype, TensorShape([None if d is None else d * k for d, k in zip(x.shape.dims, m)]))]
 
 
-TILE = define("Tile", _tile_infer, lambda x, multiples: np.tile(x, multiples))
+TILE = define("Tile", _tile_infer, lambda x, multiples: np.tile(x, tuple(np.atleast_1d(multiples).tolist())))
 
 
 def _gather_infer(inputs, attrs):
@@ -836,7 +879,9 @@ RANGE = define("Range", _range_infer, _range_kernel, emit=lambda n, a, b: f"np.a
 
 def _fill_infer(inputs, attrs):
     dims, value = inputs
-    return [(value.dtype, TensorShape(_static_list(dims, "dims") if dims.shape.dims != (None,) else None))]
+    if value.shape.rank not in (0, None):
+        raise ValueError(f"tf.fill: `value` must be a scalar, got shape {value.shape}")
+    return [(value.dtype, TensorShape(_sa.static_shape_of(dims)))]
 
 
 FILL = define("Fill", _fill_infer, lambda dims, v: np.full(tuple(np.atleast_1d(dims).tolist()), v))
@@ -935,34 +980,52 @@ class _RandomState:
     global_seed = None
     counter = 0
 
+    eager = {}  # (global seed, op seed) -> generator: eager calls continue one sequence
+
     @classmethod
     def generator(cls, seed):
         """A fresh generator for one random op (kept by the op across runs)."""
         if seed is None and cls.global_seed is None:
             return np.random.default_rng()
-        cls.counter += 1
         gs = cls.global_seed if cls.global_seed is not None else 87654321
-        os_ = seed if seed is not None else cls.counter
-        return np.random.default_rng([gs, os_])
+        if seed is None:
+            cls.counter += 1
+            return np.random.default_rng([gs, cls.counter])
+        seed = int(seed) & 0xFFFFFFFFFFFFFFFF
+        if ctx.graph is None:
+            g = cls.eager.get((gs, seed))
+            if g is None:
+                g = cls.eager[(gs, seed)] = np.random.default_rng([gs, seed])
+            return g
+        return np.random.default_rng([gs, seed])
 
 
 def set_random_seed(seed):
-    _RandomState.global_seed = seed
+    _RandomState.global_seed = None if seed is None else int(seed) & 0xFFFFFFFFFFFFFFFF
     _RandomState.counter = 0
+    _RandomState.eager.clear()
+
+
+def _random_infer(inputs, attrs):
+    if inputs:
+        return [(attrs["dtype"], TensorShape(_sa.static_shape_of(inputs[0])))]
+    return [(attrs["dtype"], TensorShape(attrs["shape"]))]
 
 
 def _random_uniform_kernel(shape, dtype, minval, maxval, rng):
+    shape = tuple(np.atleast_1d(shape).tolist()) if not isinstance(shape, tuple) else shape
     if dtype.is_integer:
         return rng.integers(minval, maxval, size=shape, dtype=dtype.np)
     return (rng.random(size=shape, dtype=np.float64) * (maxval - minval) + minval).astype(dtype.np)
 
 
 def _random_normal_kernel(shape, dtype, mean, stddev, rng):
+    shape = tuple(np.atleast_1d(shape).tolist()) if not isinstance(shape, tuple) else shape
     return (rng.standard_normal(size=shape) * stddev + mean).astype(dtype.np)
 
 
-RANDOM_UNIFORM = define("RandomUniform", _zeros_infer, _random_uniform_kernel, nofold=True)
-RANDOM_NORMAL = define("RandomStandardNormal", _zeros_infer, _random_normal_kernel, nofold=True)
+RANDOM_UNIFORM = define("RandomUniform", _random_infer, _random_uniform_kernel, nofold=True)
+RANDOM_NORMAL = define("RandomStandardNormal", _random_infer, _random_normal_kernel, nofold=True)
 
 
 def _random_bernoulli_kernel(x, rate, rng):
@@ -1143,6 +1206,10 @@ def cast(x, dtype, name=None):
 def _reduction(op, default_bool=False):
     def f(input_tensor, axis=None, keepdims=False, name=None):
         x = _t(input_tensor)
+        if axis is not None and _sa.const_value(axis) is None:
+            # an axis known only at run time (TensorFlow takes it as a tensor)
+            a = _t(axis, dtype_hint=dt.int32)
+            return apply1(DYN_REDUCE[op.name], [x, a], {"keepdims": bool(keepdims)})
         return apply1(op, [x], {"axis": _norm_axis(axis, x.shape.rank), "keepdims": bool(keepdims)})
 
     return f
@@ -1159,16 +1226,20 @@ reduce_all = _reduction(ALL)
 
 def argmax(input, axis=None, output_type=dt.int64, name=None):  # noqa: A002
     x = _t(input)
-    return apply1(ARGMAX, [x], {"axis": 0 if axis is None else int(axis), "output_type": dt.as_dtype(output_type)})
+    axis = 0 if axis is None else _sa.require_static_int(axis, "tf.math.argmax", "axis")
+    return apply1(ARGMAX, [x], {"axis": axis, "output_type": dt.as_dtype(output_type)})
 
 
 def argmin(input, axis=None, output_type=dt.int64, name=None):  # noqa: A002
     x = _t(input)
-    return apply1(ARGMIN, [x], {"axis": 0 if axis is None else int(axis), "output_type": dt.as_dtype(output_type)})
+    axis = 0 if axis is None else _sa.require_static_int(axis, "tf.math.argmin", "axis")
+    return apply1(ARGMIN, [x], {"axis": axis, "output_type": dt.as_dtype(output_type)})
 
 
-def cumsum(x, axis=0, name=None):
-    return apply1(CUMSUM, [_t(x)], {"axis": int(axis)})
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    from . import ops_array
+
+    return ops_array.cumulative("sum", x, axis, exclusive, reverse)
 
 
 def where(condition, x=None, y=None, name=None):
@@ -1201,51 +1272,71 @@ def reshape(tensor, shape, name=None):
 def transpose(a, perm=None, name=None, conjugate=False):
     x = _t(a)
     if perm is not None:
-        perm = tuple(int(p) for p in (_static_list(perm, "perm") if isinstance(perm, Tensor) else perm))
+        perm = _sa.require_static_ints(perm, "tf.transpose", "perm")
     return apply1(TRANSPOSE, [x], {"perm": perm})
 
 
+def _pack_args(values):
+    """Tensors for a list mixing tensors and Python values: the Python values
+    take the dtype of the first tensor (TensorFlow's implicit packing)."""
+    d0 = None
+    for v in values:
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            d0 = v.dtype
+            break
+    if d0 is None:
+        return [_t(v) for v in values]
+    return [_t(v) if isinstance(v, Tensor) or hasattr(v, "_as_tensor") else _t(v, dtype=d0) for v in values]
+
+
 def concat(values, axis, name="concat"):
-    ts = [_t(v) for v in values]
+    ts = _pack_args(values)
+    axis = _sa.require_static_int(axis, "tf.concat", "axis")
     if len(ts) == 1:
         return identity(ts[0])
-    return apply1(CONCAT, ts, {"axis": int(axis)})
+    return apply1(CONCAT, ts, {"axis": axis})
 
 
 def stack(values, axis=0, name="stack"):
     if hasattr(values, "stack") and not isinstance(values, (list, tuple)):
         return values.stack()
-    ts = [_t(v) for v in values]
-    if ts:
-        d0 = ts[0].dtype
-        ts = [t if t.dtype is d0 or isinstance(v, Tensor) else _t(v, dtype=d0) for t, v in zip(ts, values)]
-    return apply1(PACK, ts, {"axis": int(axis)})
+    ts = _pack_args(values)
+    return apply1(PACK, ts, {"axis": _sa.require_static_int(axis, "tf.stack", "axis")})
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
     x = _t(value)
+    axis = _sa.require_static_int(axis, "tf.unstack", "axis")
     if x.shape.dims is None or x.shape.dims[axis] is None:
         raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
-    return apply(UNPACK, [x], {"axis": int(axis)})
+    return apply(UNPACK, [x], {"axis": axis})
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002
-    return apply1(EXPAND, [_t(input)], {"axis": int(axis)})
+    return apply1(EXPAND, [_t(input)], {"axis": _sa.require_static_int(axis, "tf.expand_dims", "axis")})
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002
-    if isinstance(axis, int):
-        axis = [axis]
+    if axis is not None:
+        axis = _sa.require_static_ints(axis, "tf.squeeze", "axis")
     return apply1(SQUEEZE, [_t(input)], {"axis": None if axis is None else tuple(axis)})
 
 
 def tile(input, multiples, name=None):  # noqa: A002
-    return apply1(TILE, [_t(input)], {"multiples": tuple(_static_list(multiples, "multiples"))})
+    static, mt = _sa.shape_arg(multiples, "tf.tile", "multiples")
+    if mt is None:
+        return apply1(TILE, [_t(input)], {"multiples": static})
+    return apply1(TILE, [_t(input), mt])
 
 
 def gather(params, indices, axis=0, batch_dims=0, name=None):
     p = _t(params)
-    return apply1(GATHER, [p, _t(indices)], {"axis": int(axis) % builtins.max(p.shape.rank or 1, 1)})
+    if batch_dims:
+        from . import ops_array
+
+        return ops_array.gather_batched(p, indices, axis, batch_dims)
+    axis = _sa.require_static_int(axis, "tf.gather", "axis")
+    return apply1(GATHER, [p, _t(indices)], {"axis": axis % builtins.max(p.shape.rank or 1, 1)})
 
 
 def shape(input, out_type=dt.int32, name=None):  # noqa: A002
@@ -1299,7 +1390,7 @@ def _cast_to(v, dtype):
 
 
 def _shape_attr(shape):
-    lst = _static_list(shape, "shape")
+    lst = _sa._partial_dims(shape)
     if lst is None or any(d is None for d in lst):
         return None
     return tuple(lst)
@@ -1307,10 +1398,10 @@ def _shape_attr(shape):
 
 def fill(dims, value, name=None):
     v = _t(value)
-    s = _shape_attr(dims)
-    if s is not None and isinstance(dims, (list, tuple, TensorShape, int)):
+    s, dt_ = _sa.shape_arg(dims, "tf.fill", "dims")
+    if dt_ is None:
         return apply1(FILL, [_t(list(s), dtype=dt.int32), v])
-    return apply1(FILL, [_t(dims, dtype_hint=dt.int32), v])
+    return apply1(FILL, [dt_, v])
 
 
 def zeros(shape, dtype=dt.float32, name=None):
@@ -1340,16 +1431,61 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dt.float32, name=None):
-    n = int(num_rows)
-    m = n if num_columns is None else int(num_columns)
-    return apply1(EYE, [], {"shape": (n, m), "dtype": dt.as_dtype(dtype)}, name="eye")
-
-
-def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=dt.float32, name=None):
     dtype = dt.as_dtype(dtype)
-    on = 1 if on_value is None else on_value
-    off = 0 if off_value is None else off_value
-    return apply1(ONEHOT, [_t(indices)], {"depth": int(depth), "dtype": dtype, "on": on, "off": off})
+    n = _sa.static_int(num_rows)
+    m = n if num_columns is None else _sa.static_int(num_columns)
+    if n is not None and m is not None:
+        out = apply1(EYE, [], {"shape": (n, m), "dtype": dtype}, name="eye")
+    else:
+        # sizes known only at run time: rows == columns of two ranges
+        rows = _cast_to(num_rows, dt.int32)
+        cols = rows if num_columns is None else _cast_to(num_columns, dt.int32)
+        r = range(rows)
+        c = r if num_columns is None else range(cols)
+        out = cast(equal(expand_dims(r, 1), expand_dims(c, 0)), dtype)
+    if batch_shape is not None:
+        bs = _sa.require_static_ints(batch_shape, "tf.eye", "batch_shape")
+        out = tile(reshape(out, [1] * len(bs) + [n if n is not None else -1, m if m is not None else shape(out)[1]]),
+                   list(bs) + [1, 1])
+    return out
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    if dtype is None:
+        for v in (on_value, off_value):
+            if v is not None:
+                dtype = v.dtype if isinstance(v, Tensor) else convert_to_tensor(v).dtype
+                break
+        else:
+            dtype = dt.float32
+    dtype = dt.as_dtype(dtype)
+    idx = _t(indices)
+    if not idx.dtype.is_integer and idx.dtype is not dt.uint8:
+        raise TypeError(f"tf.one_hot: `indices` must be uint8, int32 or int64, got {idx.dtype.name}")
+    d = _sa.static_int(depth)
+    on_s = _sa.const_value(1 if on_value is None else on_value)
+    off_s = _sa.const_value(0 if off_value is None else off_value)
+    if d is not None and on_s is not None and off_s is not None and np.ndim(on_s) == 0 and np.ndim(off_s) == 0:
+        on_s = on_s.item() if hasattr(on_s, "item") else on_s
+        off_s = off_s.item() if hasattr(off_s, "item") else off_s
+        out = apply1(ONEHOT, [idx], {"depth": d, "dtype": dtype, "on": on_s, "off": off_s})
+    else:
+        # depth (or on/off values) known only at run time
+        r = range(0, _cast_to(depth, idx.dtype), 1, dtype=idx.dtype)
+        hit = equal(expand_dims(idx, -1), r)
+        on_t = _t(1 if on_value is None else on_value, dtype=dtype)
+        off_t = _t(0 if off_value is None else off_value, dtype=dtype)
+        out = where(hit, on_t, off_t)
+    if axis is not None and axis != -1:
+        rank = idx.shape.rank
+        if rank is None:
+            raise ValueError("tf.one_hot: `axis` other than -1 needs indices of known rank")
+        if not -1 <= axis <= rank:
+            raise ValueError(f"tf.one_hot: expected axis to be -1 or between [0, {rank}], got {axis}")
+        perm = list(builtins.range(rank))
+        perm.insert(axis, rank)
+        out = transpose(out, perm)
+    return out
 
 
 def ensure_shape(x, shape, name=None):
@@ -1360,33 +1496,46 @@ def _rng_for(seed):
     return _RandomState.generator(seed)
 
 
+def _random_op(op, shape, fn, attrs, name, scale_args):
+    """A random op over a static or run-time shape; `scale_args` (lo, hi) or
+    (mean, stddev) known only at run time are applied by arithmetic."""
+    s, st = _sa.shape_arg(shape, fn, "shape")
+    a, b = scale_args
+    ca, cb = _sa.const_value(a), _sa.const_value(b)
+    dyn = ca is None or cb is None or np.ndim(ca) or np.ndim(cb)
+    dtype = attrs["dtype"]
+    if dyn:
+        if dtype.is_integer:
+            raise _sa.StaticArgumentError(f"{fn}: integer `minval`/`maxval` must be static scalars here")
+        base = (0.0, 1.0)
+    else:
+        base = (ca.item() if hasattr(ca, "item") else ca, cb.item() if hasattr(cb, "item") else cb)
+    keys = ("minval", "maxval") if op is RANDOM_UNIFORM else ("mean", "stddev")
+    attrs = dict(attrs, **dict(zip(keys, base)))
+    if st is None:
+        out = apply1(op, [], dict(attrs, shape=s), name=name)
+    else:
+        out = apply1(op, [st], attrs, name=name)
+    if dyn:
+        a_t, b_t = _t(a, dtype=dtype), _t(b, dtype=dtype)
+        out = out * (b_t - a_t) + a_t if op is RANDOM_UNIFORM else out * b_t + a_t
+    return out
+
+
 def random_uniform(shape, minval=0, maxval=None, dtype=dt.float32, seed=None, name=None):
     dtype = dt.as_dtype(dtype)
-    s = _shape_attr(shape)
-    if s is None:
-        raise ValueError("random.uniform needs a static shape here")
     if maxval is None:
         if dtype.is_integer:
             raise ValueError("Must specify maxval for integer dtype")
         maxval = 1
-    return apply1(
-        RANDOM_UNIFORM,
-        [],
-        {"shape": s, "dtype": dtype, "minval": minval, "maxval": maxval, "rng": _rng_for(seed)},
-        name="random_uniform",
-    )
+    return _random_op(RANDOM_UNIFORM, shape, "tf.random.uniform", {"dtype": dtype, "rng": _rng_for(seed)},
+                      "random_uniform", (minval, maxval))
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, name=None):
-    s = _shape_attr(shape)
-    if s is None:
-        raise ValueError("random.normal needs a static shape here")
-    return apply1(
-        RANDOM_NORMAL,
-        [],
-        {"shape": s, "dtype": dt.as_dtype(dtype), "mean": mean, "stddev": stddev, "rng": _rng_for(seed)},
-        name="random_normal",
-    )
+    dtype = dt.as_dtype(dtype)
+    return _random_op(RANDOM_NORMAL, shape, "tf.random.normal", {"dtype": dtype, "rng": _rng_for(seed)},
+                      "random_normal", (mean, stddev))
 
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):

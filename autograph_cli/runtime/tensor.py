@@ -26,7 +26,9 @@ class Tensor:
     """Operators shared by eager and symbolic tensors (TensorFlow's semantics)."""
 
     __slots__ = ()
-    __array_ufunc__ = None  # numpy scalars on the left defer to our operators
+    # No __array_ufunc__: as in TensorFlow, numpy functions (np.sum, np.add ...)
+    # convert an eager tensor through __array__ and return numpy values, while
+    # numpy operands on the left of an operator defer to ours (the priority).
     __array_priority__ = 1000
 
     # arithmetic -----------------------------------------------------------

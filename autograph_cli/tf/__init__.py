@@ -145,6 +145,65 @@ def _set_seed(seed):
 
 random = _types.SimpleNamespace(uniform=_ops.random_uniform, normal=_ops.random_normal, set_seed=_set_seed)
 
+# array, math, linalg, random, functional ops and tf.nest (runtime/ops_*.py) ------
+from autograph_cli.runtime import ops_array as _oa, ops_linalg as _ol, ops_math as _om  # noqa: E402
+from autograph_cli.runtime import ops_random as _or, functional_ops as _of, nest as _nest  # noqa: E402
+
+pad = _oa.pad
+sort = _oa.sort
+argsort = _oa.argsort
+boolean_mask = _oa.boolean_mask
+gather_nd = _oa.gather_nd
+scatter_nd = _oa.scatter_nd
+tensor_scatter_nd_update = _oa.tensor_scatter_nd_update
+tensor_scatter_nd_add = _oa.tensor_scatter_nd_add
+tensor_scatter_nd_sub = _oa.tensor_scatter_nd_sub
+tensor_scatter_nd_max = _oa.tensor_scatter_nd_max
+tensor_scatter_nd_min = _oa.tensor_scatter_nd_min
+unique = _oa.unique
+clip_by_value = _oa.clip_by_value
+clip_by_norm = _oa.clip_by_norm
+clip_by_global_norm = _oa.clip_by_global_norm
+reverse = _oa.reverse
+split = _oa.split
+einsum = _ol.einsum
+norm = _ol.norm
+map_fn = _of.map_fn
+scan = _of.scan
+foldl = _of.foldl
+foldr = _of.foldr
+name_scope = _of.name_scope
+nest = _types.SimpleNamespace(
+    flatten=_nest.flatten, map_structure=_nest.map_structure, pack_sequence_as=_nest.pack_sequence_as,
+    assert_same_structure=_nest.assert_same_structure, is_nested=_nest.is_nested,
+)
+for _n in ("cumprod", "segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod",
+           "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_max", "unsorted_segment_min",
+           "unsorted_segment_prod"):
+    setattr(math, _n, getattr(_oa, _n))
+for _n in ("log1p", "expm1", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "is_nan", "is_inf",
+           "is_finite", "divide_no_nan", "multiply_no_nan", "log_sigmoid", "reduce_logsumexp", "reduce_variance",
+           "reduce_std", "count_nonzero"):
+    setattr(math, _n, getattr(_om, _n))
+math.top_k = _oa.top_k
+math.cumsum = _oa.cumsum
+for _n in ("erf", "l2_normalize"):
+    if hasattr(_nn_ops, _n):
+        setattr(math, _n, getattr(_nn_ops, _n))
+reduce_logsumexp = _om.reduce_logsumexp
+cumsum = _oa.cumsum
+linalg = _types.SimpleNamespace(
+    matmul=matmul, inv=_ol.inv, det=_ol.det, slogdet=_ol.slogdet, solve=_ol.solve, cholesky=_ol.cholesky,
+    eigh=_ol.eigh, eigvalsh=_ol.eigvalsh, einsum=_ol.einsum, norm=_ol.norm, trace=_ol.trace,
+    diag_part=_ol.diag_part, diag=_ol.diag, matrix_transpose=_ol.matrix_transpose, adjoint=_ol.matrix_transpose,
+    global_norm=_oa.global_norm, eye=eye,
+)
+random.stateless_uniform = _or.stateless_uniform
+random.stateless_normal = _or.stateless_normal
+random.stateless_truncated_normal = _or.stateless_truncated_normal
+random.truncated_normal = _or.truncated_normal
+random.shuffle = _or.shuffle
+
 # errors, config, types ----------------------------------------------------------
 errors = _types.SimpleNamespace(
     OpError=_errors.OpError,
