@@ -202,13 +202,14 @@ class ProgbarLogger(Callback):
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn
 
+            self._console = Console(file=self.stream)
             self._progress = Progress(
                 TextColumn("{task.completed}/{task.fields[total_text]}"),
                 BarColumn(bar_width=20, complete_style="green", finished_style="green"),
                 TextColumn("{task.fields[info]}"),
-                console=Console(file=self.stream),
+                console=self._console,
                 auto_refresh=False,
-                transient=False,
+                transient=True,
             )
             self._progress.start()
             self._task = self._progress.add_task("", total=self.steps, total_text=self.steps or "?", info="")
@@ -233,11 +234,15 @@ class ProgbarLogger(Callback):
         elapsed = time.perf_counter() - self._start
         steps = self._seen
         if self.rich and self._progress is not None:
-            self._progress.update(self._task, completed=steps, total=self.steps or steps, total_text=self.steps or steps,
-                                  info=f"{_time_text(elapsed, steps)}{_metrics_text(logs or {})}")
-            self._progress.refresh()
+            # the live bar goes away; the epoch's final line stays (wrapped, never cut)
             self._progress.stop()
             self._progress = None
+            from rich.text import Text
+
+            line = Text(f"{steps}/{self.steps or steps} ")
+            line.append("━" * 20, style="green")
+            line.append(f" {_time_text(elapsed, steps)}{_metrics_text(logs or {})}")
+            self._console.print(line, soft_wrap=True, highlight=False)
             return
         per = elapsed / max(steps, 1)
         unit = f"{per * 1e3:.0f}ms/step" if per >= 1e-3 else f"{per * 1e6:.0f}us/step"
