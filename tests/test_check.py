@@ -133,7 +133,13 @@ def test_reported_functions_fail_in_the_runtime_and_the_others_run():
     source = path.read_text(encoding="utf-8")
     spans = {f.qualname: (f.node.lineno, f.node.end_lineno) for f in scan_module(ast.parse(source)).functions
              if f.staged}
-    reported = {q for q, (a, b) in spans.items() for d in check_source(source, path.name) if a <= d.line <= b}
+    found = check_source(source, path.name)
+    reported = {q for q, (a, b) in spans.items() for d in found if a <= d.line <= b}
+    # AG102/AG103 are TensorFlow's failures: here those functions run (AG102
+    # raises only when the loop runs zero times, which CALLS does not do)
+    portable_only = {q for q, (a, b) in spans.items()
+                     if all(d.code in ("AG102", "AG103") for d in found if a <= d.line <= b)} & reported
+    assert portable_only
     spec = importlib.util.spec_from_file_location("_check_runtime_agreement", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -146,7 +152,7 @@ def test_reported_functions_fail_in_the_runtime_and_the_others_run():
             outcome[name] = False
         except Exception:  # the runtime's own errors: ValueError, TypeError, RecursionError ...
             outcome[name] = True
-    assert {name for name, failed in outcome.items() if failed} == reported
+    assert {name for name, failed in outcome.items() if failed} == reported - portable_only
 
 
 def test_reported_side_effects_change_behaviour_once_staged():
@@ -288,7 +294,7 @@ def test_output_does_not_depend_on_hash_seed():
 
 def test_codes_are_described_in_one_line():
     assert set(CODES) == {
-        "AG101", "AG102", "AG103", "AG104", "AG201", "AG202", "AG203", "AG204", "AG205",
+        "AG101", "AG102", "AG103", "AG104", "AG105", "AG201", "AG202", "AG203", "AG204", "AG205",
         "AG301", "AG401", "AG402", "AG403", "AG404"}
     for code, text in CODES.items():
         assert re.fullmatch(r"AG\d{3}", code)

@@ -1,5 +1,6 @@
 """Control-flow rules: AG101 (defined in some branches), AG102 (defined only in a
-loop) and AG103 (tensor break/return in a Python loop).
+loop), AG103 (tensor break/return in a Python loop) and AG105 (a staged `if`
+returning on some paths of a function that can fall off its end).
 
 A forward walk over the function's statements carries, for each local name,
 whether it is defined (None) or maybe undefined because of a staged ``if`` or
@@ -95,6 +96,21 @@ def _returns(stmts: list[ast.stmt]) -> bool:
     return False
 
 
+def _returns_value(stmts: list[ast.stmt]) -> bool:
+    """Whether a block has a ``return`` with a value (outside nested scopes)."""
+    stack = list(stmts)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Return):
+            if n.value is not None and not (isinstance(n.value, ast.Constant) and n.value.value is None):
+                return True
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        elif isinstance(n, ast.stmt):
+            stack.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt))
+    return False
+
+
 def _compares(e: ast.AST):
     stack = [e]
     while stack:
@@ -126,7 +142,16 @@ class Flow:
 
     def run(self) -> None:
         state = {p: None for p in self.scope.param_names}
-        self.block(self.scope.node.body, state)
+        self.returning_ifs: list[ast.If] = []
+        end = self.block(self.scope.node.body, state)
+        if end is not None and self.returning_ifs:
+            # the function can fall off its end (return None) while a staged
+            # `if` returns a value on one of its paths
+            st = self.returning_ifs[0]
+            self.report(st, "AG105", (
+                f"the `if` at line {st.lineno}, whose condition may be a tensor, returns a value in only some of its "
+                f"branches and the function can reach its end without a return: a staged conditional cannot "
+                f"return a value on one path and None on the other; return a value on every path."))
 
     # -- helpers -----------------------------------------------------------
     def read(self, e: ast.AST | None, state: dict) -> None:
@@ -175,7 +200,8 @@ class Flow:
         else:
             kw = "for" if isinstance(node, (ast.For, ast.AsyncFor)) else "while"
             msg = (f"'{v}' is first assigned inside the `{kw}` loop at line {node.lineno}, which may run as a "
-                   f"staged loop, and is used after it; give '{v}' an initial value before the loop.")
+                   f"staged loop, and is used after it: the graph raises when the loop runs zero times; give "
+                   f"'{v}' an initial value before the loop.")
         self.report(name, code, msg)
 
     def define_target(self, target: ast.AST, state: dict) -> None:
@@ -290,6 +316,9 @@ class Flow:
         self.frames[-1] = ("if", c == TENSOR, st, False)
         s2 = self.block(st.orelse, dict(state))
         self.frames.pop()
+        if c != PY and (s1 is None) != (s2 is None) and not any(f[0] == "loop" for f in self.frames) \
+                and _returns_value(st.body if s1 is None else st.orelse):
+            self.returning_ifs.append(st)
         if c == PY:
             return _join([s1, s2], None)
         origin = ("AG101", st)
@@ -359,8 +388,9 @@ class Flow:
                     "a Python loop unless its range is a tensor"
                 self.report(st, "AG103", (
                     f"`{kind}` depends on the tensor condition at line {tensor_if.lineno}, but the `{kw}` loop at "
-                    f"line {node.lineno} is {what}, which cannot stop on a tensor; iterate over `tf.range(...)` or "
-                    f"make the loop condition a tensor."))
+                    f"line {node.lineno} is {what}: TensorFlow raises here, and autograph_cli traces "
+                    f"{'every remaining iteration under a staged conditional' if kw == 'for' else 'the rest of the loop as a staged loop'}; "
+                    f"iterate over `tf.range(...)` or make the loop condition a tensor."))
                 return
             if kind == "break":
                 return
