@@ -188,3 +188,42 @@ def test_eager_and_traced_steps_agree():
     np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-5)
     for a, b in zip(results[0][1], results[1][1]):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+class _Branchy(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d1 = keras.layers.Dense(8, activation="relu")
+        self.d2 = keras.layers.Dense(2)
+        self.unused = keras.layers.Dense(2)
+
+    def call(self, x, training=False):
+        h = self.d1(x)
+        if tf.reduce_sum(x) > 1e9:  # depends on a tensor: a staged cond when traced
+            h = h * 0.0
+        return self.d2(h)
+
+
+class _CustomStep(_Branchy):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            loss = self.compiled_loss(y, self(x, training=True))
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return {"loss": loss}
+
+
+@pytest.mark.parametrize("cls", [_Branchy, _CustomStep])
+def test_subclassed_model_with_tensor_branch_and_custom_train_step(cls):
+    tf.random.set_seed(5)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((200, 2)).astype("float32")
+    y = (x.sum(1) > 0).astype("int32")
+    model = cls()
+    model.compile(keras.optimizers.Adam(0.02), keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    hist = model.fit(x, y, epochs=8, verbose=0)
+    assert hist.history["loss"][-1] < 0.3
+    assert len(model.trainable_variables) == 4  # the layer never called has no weights
+    if keras_models._trace_train_step():
+        assert isinstance(model.train_function, tf.types.experimental.GenericFunction)

@@ -186,3 +186,26 @@ def test_every_op_has_a_gradient():
 
     mine = [n for n, op in ops.REGISTRY.items() if getattr(op.infer, "__module__", None) == nn_ops.__name__]
     assert set(mine) - no_grad == set(nn_ops.GRADIENTS)
+
+
+def test_gradients_inside_tf_function_match_eager():
+    from autograph_cli.tf.keras import models
+
+    if not models._trace_train_step():
+        pytest.skip("this runtime has no GradientTape inside tf.function yet")
+    x, w = _f32(2, 6, 6, 3), _f32(3, 3, 3, 4)
+    labels = np.array([1, 3])
+
+    def grads(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            y = tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(x, w, 1, "SAME")), 2, 2, "VALID")
+            y = tf.nn.avg_pool2d(y, 3, 1, "SAME")
+            logits = tf.reshape(y, [2, -1])[:, :5]
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+            loss += tf.reduce_sum(tf.nn.log_softmax(logits)) * 0.01 + tf.reduce_sum(tf.nn.gelu(logits)) * 0.1
+        return tape.gradient(loss, [x, w])
+
+    xt, wt = tf.constant(x), tf.constant(w)
+    for e, t in zip(grads(xt, wt), tf.function(grads)(xt, wt)):
+        np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-5, atol=1e-6)

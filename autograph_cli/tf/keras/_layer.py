@@ -45,13 +45,27 @@ class _CallContext(threading.local):
 _call_ctx = _CallContext()
 
 
+_accepts_cache: dict = {}
+
+
 def _accepts(fn, arg):
     fn = getattr(fn, "python_function", fn)
+    fn = getattr(fn, "__func__", fn)
+    key = (fn, arg)
+    try:
+        return _accepts_cache[key]
+    except (KeyError, TypeError):
+        pass
     try:
         params = inspect.signature(fn).parameters
+        ok = arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
     except (TypeError, ValueError):
-        return False
-    return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+        ok = False
+    try:
+        _accepts_cache[key] = ok
+    except TypeError:
+        pass
+    return ok
 
 
 def _to_tensor(x, dtype):
