@@ -443,8 +443,8 @@ def _prepare_loop_vars(names, values, location, kind):
                 pass
         elif isinstance(v, EagerTensor):
             v = ctx.graph.capture(v)
-        elif hasattr(v, "_as_tensor") and not isinstance(v, (Tensor, TensorArray)) and not _is_static_object(v):
-            v = v._as_tensor()
+        elif hasattr(v, "_as_tensor") and not isinstance(v, (Tensor, TensorArray)):
+            v = v._as_tensor()  # a Variable as a loop variable is read: its value tensor (as TensorFlow)
         out.append(v)
     return out
 

@@ -1,27 +1,60 @@
-"""GradientTape: reverse-mode gradients of eager ops, of functions (their
-graphs are interpreted op by op while a tape records) and so of staged
-conds and loops."""
+"""GradientTape: reverse-mode gradients, eagerly and inside traced functions.
+
+Gradient functions are built from the runtime's own ops (grad_ops.py), so one
+backward pass works everywhere:
+
+- eagerly, the tape records each op applied to a watched tensor and the
+  backward pass runs the gradient ops eagerly;
+- while tracing, the tape is a window on the block it was entered in: the
+  nodes added there while it records are its entries, and `gradient` adds
+  the backward computation to the same graph. Staged conds get a cond over
+  the branches' gradients; staged loops push the values each iteration
+  starts from on a stack and a backward loop replays the body in reverse;
+- an outer tape records the inner tape's gradient ops (second derivatives).
+
+A function called eagerly under a tape is interpreted op by op
+(`interpret_graph`), so the eager tape sees every op of its graph.
+"""
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from . import dtypes as dt
+from . import grad_ops
 from . import nest
 from . import ops
 from .context import ctx
-from .tensor import EagerTensor, Tensor, convert_to_tensor
+from .grad_ops import GRADS, add_grads, empty_grad_list
+from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 
-__all__ = ["GradientTape", "record", "interpret_graph"]
+__all__ = ["GradientTape", "record", "interpret_graph", "stop_gradient", "custom_gradient", "register_gradient"]
+
+register_gradient = grad_ops.register_gradient
+_MISSING = object()
+
+
+def _diff(dtype):
+    return dtype.is_floating or dtype is dt.variant
+
+
+def _next_marker():
+    from . import graph as _g
+
+    return next(_g._ids)
 
 
 class _Entry:
-    __slots__ = ("op", "inputs", "outputs", "attrs")
+    __slots__ = ("opdef", "op", "inputs", "outputs", "attrs", "regions")
 
-    def __init__(self, op, inputs, outputs, attrs):
-        self.op = op
+    def __init__(self, opdef, inputs, outputs, attrs):
+        self.opdef = opdef
+        self.op = opdef.name
         self.inputs = inputs
         self.outputs = outputs
         self.attrs = attrs
+        self.regions = ()
 
 
 class GradientTape:
@@ -29,40 +62,67 @@ class GradientTape:
         self._persistent = persistent
         self._watch_vars = watch_accessed_variables
         self._entries = []
-        self._tracked = set()  # ids of tensors that depend on watched ones
+        self._tracked = set()  # ids of tensors that depend on watched ones (eager)
         self._keep = []  # keeps tracked tensors alive (ids stay unique)
-        self._var_reads = {}  # id(variable) -> [tensors read]
-        self._vars = {}
+        self._var_reads = {}  # id(variable) -> [tensors read] (eager)
+        self._vars = {}  # id(variable) -> variable (watched)
         self._recording = False
         self._used = False
+        self._graph = None  # the graph the tape records in (None: eager)
+        self._block = None
+        self._intervals = []  # graph: [start marker, end marker or None]
+        self._events = []  # graph: (marker, tensor) watch events
 
+    # recording ------------------------------------------------------------------
     def __enter__(self):
-        if ctx.graph is not None:
-            raise NotImplementedError(
-                "GradientTape inside a function being traced is not supported by this runtime: record the "
-                "tape outside the function (gradients flow through the function's graph, its conds and loops)"
-            )
-        ctx.tapes.append(self)
-        self._recording = True
+        g = ctx.graph
+        if self._graph is None and not self._intervals:
+            self._graph = g
+            self._block = g.block if g is not None else None
+        elif g is not self._graph:
+            raise ValueError("a GradientTape cannot record in two different functions")
+        self._start()
         return self
 
     def __exit__(self, *exc):
-        if self in ctx.tapes:
-            ctx.tapes.remove(self)
-        self._recording = False
+        self._stop()
         return False
 
-    def watch(self, tensor):
-        for t in nest.flatten(tensor):
-            from .variables import Variable
+    def _start(self):
+        if self._recording:
+            return
+        if self._graph is not None:
+            self._intervals.append([_next_marker(), None])
+        ctx.tapes.append(self)
+        self._recording = True
 
+    def _stop(self):
+        if not self._recording:
+            return
+        if self in ctx.tapes:
+            ctx.tapes.remove(self)
+        if self._graph is not None and self._intervals and self._intervals[-1][1] is None:
+            self._intervals[-1][1] = _next_marker()
+        self._recording = False
+
+    def watch(self, tensor):
+        from .variables import Variable
+
+        for t in nest.flatten(tensor):
             if isinstance(t, Variable):
                 self._vars[id(t)] = t
                 continue
-            self._tracked.add(id(t))
-            self._keep.append(t)
+            if not isinstance(t, Tensor):
+                raise ValueError(f"tape.watch expects tensors or variables, got {t!r}")
+            if self._graph is not None or isinstance(t, SymbolicTensor):
+                self._events.append((_next_marker(), t))
+            else:
+                self._tracked.add(id(t))
+                self._keep.append(t)
 
     def watched_variables(self):
+        if self._graph is not None:
+            self._scan()
         return tuple(self._vars.values())
 
     def stop_recording(self):
@@ -70,11 +130,12 @@ class GradientTape:
 
         class _Stop:
             def __enter__(self):
-                if tape in ctx.tapes:
-                    ctx.tapes.remove(tape)
+                self._was = tape._recording
+                tape._stop()
 
             def __exit__(self, *exc):
-                ctx.tapes.append(tape)
+                if self._was:
+                    tape._start()
                 return False
 
         return _Stop()
@@ -82,120 +143,278 @@ class GradientTape:
     def reset(self):
         self._entries.clear()
         self._tracked.clear()
+        self._keep.clear()
         self._var_reads.clear()
+        self._events.clear()
+        if self._graph is not None:
+            rec = self._recording
+            self._intervals = []
+            if rec:
+                self._intervals.append([_next_marker(), None])
 
+    def _watches(self, var):
+        if id(var) in self._vars:
+            return True
+        if self._watch_vars and var.trainable and var.dtype.is_floating:
+            self._vars[id(var)] = var
+            return True
+        return False
+
+    # graph tapes: the window on the block -----------------------------------
+    def _in_window(self, nid):
+        for s, e in self._intervals:
+            if s < nid and (e is None or nid < e):
+                return True
+        return False
+
+    def _scan(self):
+        nodes = [n for n in self._block.nodes if self._in_window(n.id)]
+        tracked = set()
+        reads = {}
+        relevant = _forward_scan(nodes, tracked, self._watches, reads, sorted(self._events, key=lambda e: e[0]))
+        return relevant, tracked, reads
+
+    # gradients ------------------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients="none"):
         if self._used and not self._persistent:
-            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients")
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
+                               "(or jacobians)")
         self._used = True
+        out = self._gradient(target, sources, output_gradients, unconnected_gradients)
+        if not self._persistent and self._graph is None:
+            self._entries = []
+        return out
+
+    def _gradient(self, target, sources, output_gradients, unconnected_gradients):
         from .variables import Variable
 
-        targets = nest.flatten(target)
-        grads = {}
-        out_grads = nest.flatten(output_gradients) if output_gradients is not None else [None] * len(targets)
-        for t, og in zip(targets, out_grads):
-            if isinstance(t, Variable):
-                t = t._as_tensor()
-            if og is None:
-                g = np.ones_like(np.asarray(t._value))
+        mode = getattr(unconnected_gradients, "value", unconnected_gradients)
+        if mode not in ("none", "zero"):
+            raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
+        if ctx.graph is not self._graph:
+            raise RuntimeError(
+                "tape.gradient must be called in the function where the tape recorded (and eagerly for a tape "
+                "used eagerly)")
+        was = self._recording
+        self._stop()  # the backward pass is not recorded by this tape (outer tapes record it)
+        try:
+            flat_src = nest.flatten(sources)
+            for s in flat_src:
+                if not isinstance(s, (Tensor, Variable)):
+                    raise ValueError(f"sources must be tensors or variables, got {s!r}")
+            targets = nest.flatten(target)
+            ogs = nest.flatten(output_gradients) if output_gradients is not None else [None] * len(targets)
+            if len(ogs) != len(targets):
+                raise ValueError("output_gradients must have the structure of target")
+            if self._graph is None:
+                entries, tracked, reads = self._entries, self._tracked, self._var_reads
             else:
-                g = np.asarray(convert_to_tensor(og)._value)
-            _acc(grads, id(t), g)
-        for e in reversed(self._entries):
-            dys = [grads.get(id(o)) for o in e.outputs]
-            if all(d is None for d in dys):
+                entries, tracked, reads = self._scan()
+            grads = {}
+            for t, og in zip(targets, ogs):
+                if isinstance(t, Variable):
+                    t = t._as_tensor()
+                if t is None or id(t) not in tracked or not _diff(t.dtype) or t.dtype is dt.variant:
+                    continue
+                if og is not None:
+                    g = convert_to_tensor(og, dtype=t.dtype)
+                elif t.shape.is_fully_defined():
+                    g = convert_to_tensor(np.ones(t.shape.dims, t.dtype.np), dtype=t.dtype)
+                else:
+                    g = ops.ones_like(t)
+                _acc(grads, t, g)
+            bctx = _BCtx(tracked, self._watches, reads)
+            _backprop(entries, grads, bctx)
+
+            def result(src):
+                if isinstance(src, Variable):
+                    total = None
+                    for t in _reads_of(reads, src):
+                        g = grads.get(id(t))
+                        if g is not None:
+                            total = g if total is None else ops.add(total, g)
+                    if total is None:
+                        return ops.zeros(src.shape, src.dtype) if mode == "zero" else None
+                    return total
+                g = grads.get(id(src))
+                if g is None:
+                    return ops.zeros_like(src) if mode == "zero" else None
+                return g
+
+            res = [result(s) for s in flat_src]
+        finally:
+            if was:
+                self._start()
+        if not nest.is_nested(sources):
+            return res[0]
+        return nest.pack_sequence_as(sources, res)
+
+    def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None,
+                 experimental_use_pfor=True):
+        """d target / d sources, one backward pass per element of target."""
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
+                               "(or jacobians)")
+        self._used = True
+        t = self._target_tensor(target)
+        n = self._static_size(t, "jacobian")
+        flat_src = nest.flatten(sources)
+        rows = []
+        for i in range(n):
+            og = convert_to_tensor(np.eye(n, dtype=t.dtype.np)[i].reshape(t.shape.dims), dtype=t.dtype)
+            rows.append(self._gradient(t, flat_src, og, unconnected_gradients))
+        out = []
+        for j, s in enumerate(flat_src):
+            col = [r[j] for r in rows]
+            sshape = list(s.shape.dims) if s.shape.dims is not None else None
+            if any(c is None for c in col):
+                out.append(None)
                 continue
-            fn = _GRADS.get(e.op.name)
+            if n == 0:
+                out.append(ops.zeros(list(t.shape.dims) + (sshape or []), s.dtype))
+                continue
+            stacked = ops.stack(col)
+            if sshape is not None and None not in sshape:
+                out.append(ops.reshape(stacked, list(t.shape.dims) + sshape))
+            else:
+                out.append(ops.reshape(stacked, ops.concat([ops.shape(t), ops.shape(s)], 0)))
+        if not nest.is_nested(sources):
+            return out[0]
+        return nest.pack_sequence_as(sources, out)
+
+    def batch_jacobian(self, target, source, unconnected_gradients="none", parallel_iterations=None,
+                       experimental_use_pfor=True):
+        """d target[b] / d source[b] for each batch element b: [B, *target[1:], *source[1:]]."""
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
+                               "(or jacobians)")
+        self._used = True
+        t = self._target_tensor(target)
+        dims = t.shape.dims
+        if dims is None or len(dims) < 1 or any(d is None for d in dims):
+            raise ValueError(f"batch_jacobian needs a target of static shape here, got {t.shape}")
+        b = dims[0]
+        m = int(np.prod(dims[1:])) if len(dims) > 1 else 1
+        cols = []
+        for j in range(m):
+            e = np.zeros((m,), dtype=t.dtype.np)
+            e[j] = 1
+            og = convert_to_tensor(np.broadcast_to(e, (b, m)).reshape(dims).copy(), dtype=t.dtype)
+            g = self._gradient(t, source, og, unconnected_gradients)
+            if g is None:
+                return None
+            cols.append(g)
+        out = ops.stack(cols, axis=1)
+        sd = source.shape.dims
+        return ops.reshape(out, [b] + list(dims[1:]) + list(sd[1:]))
+
+    def _target_tensor(self, target):
+        from .variables import Variable
+
+        if isinstance(target, Variable):
+            return target._as_tensor()
+        if not isinstance(target, Tensor):
+            raise ValueError(f"target must be a tensor, got {target!r}")
+        return target
+
+    @staticmethod
+    def _static_size(t, what):
+        if not t.shape.is_fully_defined():
+            raise ValueError(f"{what} needs a target of static shape here, got {t.shape}")
+        return int(np.prod(t.shape.dims)) if t.shape.dims else 1
+
+
+def _reads_of(reads, var):
+    hit = reads.get(id(var))
+    if hit is None:
+        return ()
+    return hit[1]
+
+
+class _BCtx:
+    """What gradient functions of conds and loops need from the tape."""
+
+    __slots__ = ("tracked", "watched", "reads")
+
+    def __init__(self, tracked, watched, reads):
+        self.tracked = tracked
+        self.watched = watched
+        self.reads = reads
+
+
+def _acc(grads, t, g):
+    cur = grads.get(id(t))
+    grads[id(t)] = g if cur is None else add_grads(cur, g)
+
+
+def _zeros_for(t):
+    if t.dtype is dt.variant:
+        return empty_grad_list()
+    return ops.zeros_like(t)
+
+
+def _backprop(entries, grads, bctx):
+    """Reverse pass over `entries` (recorded ops or graph nodes, in forward
+    order): `grads` maps id(tensor) to its gradient and is completed in place."""
+    tracked = bctx.tracked
+    for e in reversed(entries):
+        outs = e.outputs
+        if not any(id(o) in grads for o in outs):
+            continue
+        name = e.op
+        cf = _CF_GRADS.get(name)
+        extra = ()
+        if cf is not None:
+            dys = [grads.get(id(o)) for o in outs]
+            dxs, extra = cf(e, dys, bctx)
+        else:
+            fn = GRADS.get(name, _MISSING)
+            if fn is _MISSING:
+                raise LookupError(
+                    f"No gradient defined for operation '{getattr(e, 'name', name)}' (op type: {name}). "
+                    "Register one with autograph_cli.runtime.gradients.register_gradient, or wrap the "
+                    "computation in tf.stop_gradient / tf.custom_gradient.")
             if fn is None:
                 continue
-            dys = [
-                ({} if o.dtype is dt.variant else np.zeros_like(np.asarray(o._value))) if d is None else d
-                for d, o in zip(dys, e.outputs)
-            ]
-            xs = [i._value for i in e.inputs]
-            ys = [o._value for o in e.outputs]
-            dxs = fn(xs, ys, e.attrs, dys)
-            for inp, dx in zip(e.inputs, dxs):
-                if dx is None:
-                    continue
-                if inp.dtype is dt.variant:  # TensorArray handle: {index: gradient}
-                    _acc_handle(grads, id(inp), dx)
-                    continue
-                if not inp.dtype.is_floating:
-                    continue
-                _acc(grads, id(inp), _unbroadcast(np.asarray(dx), np.shape(inp._value)).astype(inp.dtype.np))
-
-        def result(src):
-            if isinstance(src, Variable):
-                total = None
-                for t in self._var_reads.get(id(src), ()):
-                    g = grads.get(id(t))
-                    if g is not None:
-                        total = g if total is None else total + g
-                if total is None:
-                    return _unconnected(src, unconnected_gradients)
-                return EagerTensor(_scalar(np.asarray(total).astype(src.dtype.np)), src.dtype)
-            g = grads.get(id(src))
-            if g is None:
-                return _unconnected(src, unconnected_gradients)
-            return EagerTensor(_scalar(np.asarray(g).astype(src.dtype.np)), src.dtype)
-
-        return nest.map_structure(result, sources) if nest.is_nested(sources) else result(sources)
-
-    def jacobian(self, target, sources):
-        raise NotImplementedError("jacobian is not supported by this runtime")
-
-
-def _unconnected(src, mode):
-    if mode == "zero":
-        return EagerTensor(np.zeros_like(np.asarray(src.numpy() if hasattr(src, "numpy") else src)), src.dtype)
-    return None
-
-
-def _scalar(a):
-    return a[()] if a.ndim == 0 else a
-
-
-def _acc(grads, key, g):
-    cur = grads.get(key)
-    grads[key] = g if cur is None else cur + g
-
-
-def _acc_handle(grads, key, d):
-    cur = grads.get(key)
-    if cur is None:
-        grads[key] = dict(d)
-        return
-    for i, g in d.items():
-        cur[i] = g if i not in cur else cur[i] + g
-
-
-def _unbroadcast(g, shape):
-    shape = tuple(shape)
-    if g.shape == shape:
-        return g
-    while g.ndim > len(shape):
-        g = g.sum(axis=0)
-    for i, d in enumerate(shape):
-        if d == 1 and g.shape[i] != 1:
-            g = g.sum(axis=i, keepdims=True)
-    return g.reshape(shape)
+            dys = [grads.get(id(o)) for o in outs]
+            if len(outs) > 1:
+                dys = [_zeros_for(o) if d is None else d for d, o in zip(dys, outs)]
+            dxs = fn(e, dys)
+        for inp, dx in zip(e.inputs, dxs):
+            if dx is None or id(inp) not in tracked or not _diff(inp.dtype):
+                continue
+            _acc(grads, inp, dx)
+        for t, dx in extra:
+            if dx is not None:
+                _acc(grads, t, dx)
 
 
 def record(op, inputs, outputs, attrs):
+    """Eager ops: recorded by the eager tapes that watch one of the inputs."""
     for tape in ctx.tapes:
-        if any(id(i) in tape._tracked for i in inputs):
-            tape._entries.append(_Entry(op, list(inputs), list(outputs), attrs))
-            for o in outputs:
-                tape._tracked.add(id(o))
-                tape._keep.append(o)
+        if tape._graph is not None:
+            continue
+        tr = tape._tracked
+        for i in inputs:
+            if id(i) in tr:
+                break
+        else:
+            continue
+        tape._entries.append(_Entry(op, list(inputs), list(outputs), attrs))
+        for o in outputs:
+            tr.add(id(o))
+            tape._keep.append(o)
 
 
 def watch_variable_read(var, t):
     for tape in ctx.tapes:
-        if (tape._watch_vars and var.trainable and var.dtype.is_floating) or id(var) in tape._vars:
-            tape._vars[id(var)] = var
-            tape._var_reads.setdefault(id(var), []).append(t)
+        if tape._graph is not None:
+            continue
+        if tape._watches(var):
+            hit = tape._var_reads.get(id(var))
+            if hit is None:
+                hit = tape._var_reads[id(var)] = (var, [])
+            hit[1].append(t)
             tape._tracked.add(id(t))
             tape._keep.append(t)
 
@@ -204,303 +423,484 @@ def record_assign(var):
     pass
 
 
-# ------------------------------------------------------------ gradients
-_GRADS = {}
-
-
-def _g(name):
-    def deco(fn):
-        _GRADS[name] = fn
-        return fn
-
-    return deco
-
-
-@_g("AddV2")
-def _(x, y, a, d):
-    return [d[0], d[0]]
-
-
-@_g("Sub")
-def _(x, y, a, d):
-    return [d[0], -d[0]]
-
-
-@_g("Mul")
-def _(x, y, a, d):
-    return [d[0] * x[1], d[0] * x[0]]
-
-
-@_g("RealDiv")
-def _(x, y, a, d):
-    return [d[0] / x[1], -d[0] * x[0] / (x[1] * x[1])]
-
-
-@_g("Neg")
-def _(x, y, a, d):
-    return [-d[0]]
-
-
-@_g("Identity")
-def _(x, y, a, d):
-    return [d[0]]
-
-
-@_g("EnsureShape")
-def _(x, y, a, d):
-    return [d[0]]
-
-
-@_g("Square")
-def _(x, y, a, d):
-    return [2 * x[0] * d[0]]
-
-
-@_g("SquaredDifference")
-def _(x, y, a, d):
-    g = 2 * (x[0] - x[1]) * d[0]
-    return [g, -g]
-
-
-@_g("Tanh")
-def _(x, y, a, d):
-    return [d[0] * (1 - y[0] * y[0])]
-
-
-@_g("Sigmoid")
-def _(x, y, a, d):
-    return [d[0] * y[0] * (1 - y[0])]
-
-
-@_g("Exp")
-def _(x, y, a, d):
-    return [d[0] * y[0]]
-
-
-@_g("Log")
-def _(x, y, a, d):
-    return [d[0] / x[0]]
-
-
-@_g("Sqrt")
-def _(x, y, a, d):
-    return [d[0] / (2 * y[0])]
-
-
-@_g("Sin")
-def _(x, y, a, d):
-    return [d[0] * np.cos(x[0])]
-
-
-@_g("Cos")
-def _(x, y, a, d):
-    return [-d[0] * np.sin(x[0])]
-
-
-@_g("Abs")
-def _(x, y, a, d):
-    return [d[0] * np.sign(x[0])]
-
-
-@_g("Relu")
-def _(x, y, a, d):
-    return [d[0] * (np.asarray(x[0]) > 0)]
-
-
-@_g("Pow")
-def _(x, y, a, d):
-    b, e = x
-    gx = d[0] * e * np.power(b, e - 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ge = d[0] * y[0] * np.where(np.asarray(b) > 0, np.log(np.where(np.asarray(b) > 0, b, 1)), 0)
-    return [gx, ge]
-
-
-@_g("Maximum")
-def _(x, y, a, d):
-    m = np.asarray(x[0]) >= np.asarray(x[1])
-    return [d[0] * m, d[0] * ~m]
-
-
-@_g("Minimum")
-def _(x, y, a, d):
-    m = np.asarray(x[0]) <= np.asarray(x[1])
-    return [d[0] * m, d[0] * ~m]
-
-
-@_g("MatMul")
-def _(x, y, a, d):
-    A, B = np.asarray(x[0]), np.asarray(x[1])
-    g = np.asarray(d[0])
-    ta, tb = a.get("transpose_a", False), a.get("transpose_b", False)
-    At = np.swapaxes(A, -1, -2)
-    Bt = np.swapaxes(B, -1, -2)
-    if not ta and not tb:
-        return [g @ Bt, At @ g]
-    if ta and not tb:
-        return [B @ np.swapaxes(g, -1, -2), A @ g]
-    if not ta and tb:
-        return [g @ B, np.swapaxes(g, -1, -2) @ A]
-    return [Bt @ np.swapaxes(g, -1, -2), np.swapaxes(g, -1, -2) @ At]
-
-
-def _reduce_back(x, a, g):
-    shape = np.shape(x)
-    axis = a["axis"]
-    g = np.asarray(g)
-    if axis is None:
-        return np.broadcast_to(g.reshape([1] * len(shape)) if not a["keepdims"] else g, shape)
-    if not a["keepdims"]:
-        for ax in sorted(axis):
-            g = np.expand_dims(g, ax)
-    return np.broadcast_to(g, shape)
-
-
-@_g("Sum")
-def _(x, y, a, d):
-    return [_reduce_back(x[0], a, d[0])]
-
-
-@_g("Mean")
-def _(x, y, a, d):
-    shape = np.shape(x[0])
-    n = int(np.prod(shape)) if a["axis"] is None else int(np.prod([shape[i] for i in a["axis"]]))
-    return [_reduce_back(x[0], a, d[0]) / max(n, 1)]
-
-
-def _minmax(x, y, a, d):
-    full = _reduce_back(x[0], a, np.asarray(y[0]))
-    mask = np.asarray(x[0]) == full
-    count = _reduce_back(x[0], a, np.sum(mask, axis=a["axis"], keepdims=a["keepdims"]))
-    return [_reduce_back(x[0], a, d[0]) * mask / count]
-
-
-_GRADS["Max"] = _minmax
-_GRADS["Min"] = _minmax
-
-
-@_g("Cast")
-def _(x, y, a, d):
-    src = np.asarray(x[0]).dtype
-    if src.kind != "f":
-        return [None]
-    return [np.asarray(d[0]).astype(src)]
-
-
-@_g("Reshape")
-def _(x, y, a, d):
-    return [np.reshape(d[0], np.shape(x[0]))] + [None] * (len(x) - 1)
-
-
-@_g("ExpandDims")
-def _(x, y, a, d):
-    return [np.reshape(d[0], np.shape(x[0]))]
-
-
-@_g("Squeeze")
-def _(x, y, a, d):
-    return [np.reshape(d[0], np.shape(x[0]))]
-
-
-@_g("Transpose")
-def _(x, y, a, d):
-    perm = a["perm"]
-    if perm is None:
-        return [np.transpose(d[0])]
-    return [np.transpose(d[0], np.argsort(perm))]
-
-
-@_g("StridedSlice")
-def _(x, y, a, d):
-    z = np.zeros_like(np.asarray(x[0]))
-    idx_holder = {}
-
-    class _Cap:
-        def __getitem__(self, idx):
-            idx_holder["i"] = idx
-            return 0
-
-    ops._slice_kernel(_Cap(), *x[1:], spec=a["spec"])
-    np.add.at(z, idx_holder["i"], d[0]) if False else z.__setitem__(idx_holder["i"], z[idx_holder["i"]] + d[0])
-    return [z] + [None] * (len(x) - 1)
-
-
-@_g("ConcatV2")
-def _(x, y, a, d):
-    sizes = [np.shape(v)[a["axis"]] for v in x]
-    splits = np.cumsum(sizes)[:-1]
-    return list(np.split(np.asarray(d[0]), splits, axis=a["axis"]))
-
-
-@_g("Pack")
-def _(x, y, a, d):
-    return [np.take(d[0], i, axis=a["axis"]) for i in range(len(x))]
-
-
-@_g("GatherV2")
-def _(x, y, a, d):
-    z = np.zeros_like(np.asarray(x[0]))
-    idx = np.asarray(x[1])
-    axis = a["axis"]
-    zm = np.moveaxis(z, axis, 0)
-    dm = np.moveaxis(np.asarray(d[0]), axis, 0) if idx.ndim else np.asarray(d[0])
-    np.add.at(zm, idx, dm)
-    return [z, None]
-
-
-@_g("SelectV2")
-def _(x, y, a, d):
-    c = np.asarray(x[0])
-    g = np.asarray(d[0])
-    return [None, np.where(c, g, 0), np.where(c, 0, g)]
-
-
-@_g("Tile")
-def _(x, y, a, d):
-    shape = np.shape(x[0])
-    g = np.asarray(d[0])
-    m = a["multiples"]
-    g = g.reshape([v for s, k in zip(shape, m) for v in (k, s)])
-    return [g.sum(axis=tuple(range(0, 2 * len(shape), 2)))]
-
-
-@_g("TensorArrayGatherV3")
-def _(x, y, a, d):
-    g = np.asarray(d[0])
-    return [{i: g[i] for i in range(g.shape[0])}]
-
-
-@_g("TensorArrayConcatV3")
-def _(x, y, a, d):
-    g = np.asarray(d[0])
-    out, start = {}, 0
-    for i, v in enumerate(x[0]):
-        n = np.shape(v)[0] if v is not None else 0
-        out[i] = g[start:start + n]
-        start += n
-    return [out]
-
-
-@_g("TensorArrayWriteV3")
-def _(x, y, a, d):
-    hg = dict(d[0]) if isinstance(d[0], dict) else {}
-    i = int(x[1])
-    vg = hg.pop(i, None)
-    return [hg, None, vg]
-
-
-@_g("TensorArrayReadV3")
-def _(x, y, a, d):
-    return [{int(x[1]): np.asarray(d[0])}, None]
-
-
-@_g("TensorArrayScatterV3")
-def _(x, y, a, d):
-    v = np.asarray(x[0])
-    g = np.zeros_like(v)
-    for i, gi in (d[0] or {}).items():
-        g[i] = gi
-    return [g]
+# ------------------------------------------------------------ graph walking
+def _forward_scan(nodes, tracked, watched, reads, events=()):
+    """Which nodes depend on the sources: fills `tracked` (ids) and `reads`
+    (id(var) -> (var, [read tensors])), returns the relevant nodes."""
+    from .variables import READ
+
+    relevant = []
+    ev = list(events)
+    p = 0
+    for n in nodes:
+        while p < len(ev) and ev[p][0] < n.id:
+            tracked.add(id(ev[p][1]))
+            p += 1
+        if n.opdef is READ:
+            var = n.attrs["var"]
+            if watched(var):
+                o = n.outputs[0]
+                tracked.add(id(o))
+                reads.setdefault(id(var), (var, []))[1].append(o)
+            continue
+        if n.regions:
+            free, rreads = _deps(n)
+            hit = False
+            for var, t in rreads:
+                if watched(var):
+                    reads.setdefault(id(var), (var, []))[1].append(t)
+                    hit = True
+            hit = hit or any(id(t) in tracked for t in n.inputs) or any(id(t) in tracked for t in free)
+        else:
+            hit = False
+            for t in n.inputs:
+                if id(t) in tracked:
+                    hit = True
+                    break
+        if hit:
+            relevant.append(n)
+            for o in n.outputs:
+                tracked.add(id(o))
+    while p < len(ev):
+        tracked.add(id(ev[p][1]))
+        p += 1
+    return relevant
+
+
+def _deps(node):
+    """(free tensors, [(variable, read tensor)]) of a cond/loop node's regions."""
+    from .variables import READ
+
+    regions = [r for r in node.regions if r is not None]
+    free = {}
+    reads = []
+
+    def inside(t):
+        b = t.block
+        while b is not None:
+            for r in regions:
+                if b is r:
+                    return True
+            b = b.parent
+        return False
+
+    def check(t):
+        if isinstance(t, SymbolicTensor) and id(t) not in free and not inside(t):
+            free[id(t)] = t
+
+    def visit(block):
+        for n in block.nodes:
+            if n.opdef is READ:
+                reads.append((n.attrs["var"], n.outputs[0]))
+            for t in n.inputs:
+                check(t)
+            for r in n.regions:
+                if r is not None:
+                    visit(r)
+        for t in block.results:
+            check(t)
+
+    for r in regions:
+        visit(r)
+    return list(free.values()), reads
+
+
+def _block_deps(node, block):
+    """Free tensors and reads of one region of `node` (relative to all of
+    the node's regions)."""
+    free, reads = _deps(_OneRegion(node, block))
+    return free, reads
+
+
+class _OneRegion:
+    def __init__(self, node, block):
+        self.regions = (block,)
+
+
+def _needed(block, tensors):
+    """Ids of the nodes of `block` that computing `tensors` needs, and the ids
+    of the tensors needed."""
+    need = {id(t) for t in tensors}
+    keep = set()
+    for n in reversed(block.nodes):
+        for o in n.outputs:
+            if id(o) in need:
+                break
+        else:
+            continue
+        keep.add(n.id)
+        for t in n.inputs:
+            need.add(id(t))
+        if n.regions:
+            for t in _deps(n)[0]:
+                need.add(id(t))
+    return keep, need
+
+
+def _m(mapping, t):
+    return mapping.get(id(t), t)
+
+
+def _clone_block(src, mapping, need_tensors):
+    """Re-create in the current block the nodes of `src` that `need_tensors`
+    need (recomputation, without side effects nothing needs)."""
+    keep, _ = _needed(src, need_tensors)
+    for n in src.nodes:
+        if n.id in keep:
+            _clone_node(n, mapping)
+
+
+def _clone_node(n, mapping):
+    from .graph import Block, Node
+    from .ops import CONST
+
+    g = ctx.graph
+    if n.opdef is CONST:
+        mapping[id(n.outputs[0])] = g.constant(n.attrs["value"], n.attrs["dtype"])
+        return
+    ins = [_m(mapping, t) for t in n.inputs]
+    if not n.regions:
+        outs = ops.apply(n.opdef, ins, n.attrs)
+        for o, no in zip(n.outputs, outs):
+            mapping[id(o)] = no
+            if o.const is not None and no.const is None:
+                no.const = o.const
+        return
+    new = Node(g.unique_name(n.name), n.opdef, ins, dict(n.attrs), g.block)
+    regions = []
+    for r in n.regions:
+        if r is None:
+            regions.append(None)
+            continue
+        nb = Block(g, g.block, r.kind)
+        for a in r.args:
+            na = SymbolicTensor(None, a.index, a.dtype, a.shape, nb, name=a._name)
+            nb.args.append(na)
+            mapping[id(a)] = na
+        saved = g.block
+        g.block = nb
+        try:
+            _clone_block(r, mapping, r.results)
+            nb.results = [_m(mapping, x) for x in r.results]
+        finally:
+            g.block = saved
+        regions.append(nb)
+    new.regions = tuple(regions)
+    new.effect = any(x.effect for b in regions if b is not None for x in b.nodes)
+    new.location = n.location
+    new.outputs = [SymbolicTensor(new, i, o.dtype, o.shape, g.block) for i, o in enumerate(n.outputs)]
+    g.block.nodes.append(new)
+    if new.effect:
+        g.has_effects = True
+    for o, no in zip(n.outputs, new.outputs):
+        mapping[id(o)] = no
+
+
+def _sub_backward(new_nodes, seeds, sources, bctx):
+    """Backward pass over freshly cloned nodes: returns the gradients dict."""
+    tracked = {id(s) for s in sources}
+    reads = {}
+    relevant = _forward_scan(new_nodes, tracked, bctx.watched, reads)
+    grads = {}
+    for t, g in seeds:
+        if g is not None and id(t) in tracked:
+            _acc(grads, t, g)
+    _backprop(relevant, grads, _BCtx(tracked, bctx.watched, reads))
+    return grads
+
+
+def _symbolic_result(t):
+    if isinstance(t, EagerTensor):
+        return ctx.graph.capture(t)
+    return t
+
+
+# ------------------------------------------------------------------- cond
+def _cond_grad(node, dys, bctx):
+    from .control_flow import COND
+    from .graph import Node
+
+    g = ctx.graph
+    pred = node.inputs[0]
+    free, rreads = _deps(node)
+    F = [t for t in free if t is not pred and _diff(t.dtype) and id(t) in bctx.tracked]
+    R = [(v, t) for v, t in rreads if bctx.watched(v)]
+    if not F and not R:
+        return [None] * len(node.inputs), ()
+    seeds_idx = [i for i, d in enumerate(dys) if d is not None]
+    blocks = []
+    for region in node.regions:
+        nb = g.push_block(region.kind + "_grad")
+        try:
+            mapping = {}
+            need = [region.results[i] for i in seeds_idx]
+            start = len(nb.nodes)
+            _clone_block(region, mapping, need)
+            new_nodes = nb.nodes[start:]
+            seeds = [(_m(mapping, region.results[i]), dys[i]) for i in seeds_idx]
+            mapped_r = [mapping.get(id(t)) for _, t in R]
+            grads = _sub_backward(new_nodes, seeds, F + [r for r in mapped_r if r is not None], bctx)
+            outs = []
+            for f in F:
+                v = grads.get(id(f))
+                outs.append(_zeros_for(f) if v is None else v)
+            for (var, _), mr in zip(R, mapped_r):
+                v = grads.get(id(mr)) if mr is not None else None
+                outs.append(ops.zeros(var.shape, var.dtype) if v is None else v)
+            nb.results = [_symbolic_result(o) for o in outs]
+        finally:
+            g.pop_block(nb)
+        blocks.append(nb)
+    new = Node(g.unique_name("cond_grad"), COND, [pred], {}, g.block)
+    new.regions = tuple(blocks)
+    new.location = node.location
+    new.effect = any(x.effect for b in blocks for x in b.nodes)
+    a_res, b_res = blocks[0].results, blocks[1].results
+    new.outputs = [SymbolicTensor(new, i, a.dtype, a.shape.most_specific_common_supertype(b.shape), g.block)
+                   for i, (a, b) in enumerate(zip(a_res, b_res))]
+    g.block.nodes.append(new)
+    if new.effect:
+        g.has_effects = True
+    keys = F + [t for _, t in R]
+    return [None] * len(node.inputs), list(zip(keys, new.outputs))
+
+
+# ------------------------------------------------------------------ loops
+class _AccInfo:
+    __slots__ = ("acc", "pushed", "acc_vars")
+
+    def __init__(self, acc, pushed, acc_vars):
+        self.acc = acc  # the loop's output holding the stack
+        self.pushed = pushed  # indices of the body args pushed each iteration
+        self.acc_vars = acc_vars  # loop-variable positions that are accumulators
+
+
+def _loop_layout(node):
+    if node.op == "While":
+        cond_b, body_b = node.regions
+        return body_b, [cond_b], 0, 0
+    extra_b, body_b = node.regions
+    return body_b, [extra_b], node.attrs["n_item"], node.attrs.get("n_src", 1)
+
+
+def _ensure_acc(node, diff):
+    """Make the forward loop push, every iteration, the body arguments its
+    gradient replays (once per loop node)."""
+    from .shapes import TensorShape
+
+    g = node.block.graph
+    cache = g.__dict__.setdefault("_grad_accs", {})
+    info = cache.get(node.id)
+    if info is not None:
+        return info
+    body_b, others, n_item, n_src = _loop_layout(node)
+    _, need = _needed(body_b, [body_b.results[j] for j in diff])
+    pushed = [i for i, a in enumerate(body_b.args) if id(a) in need]
+    saved = ctx.graph
+    saved_block = g.block
+    ctx.graph = g
+    try:
+        g.block = node.block
+        init = ops.apply1(grad_ops.GS_NEW, [])
+        node.block.nodes.remove(init.node)
+        node.block.nodes.insert(node.block.nodes.index(node), init.node)
+        pos = len(node.outputs)
+        acc_arg = None
+        for b in [body_b] + others:
+            if b is None:
+                continue
+            a = SymbolicTensor(None, len(b.args), dt.variant, TensorShape([]), b, name=f"{b.kind}_grad_acc:0")
+            b.args.append(a)
+            if b is body_b:
+                acc_arg = a
+        g.block = body_b
+        h = ops.apply1(grad_ops.GS_PUSH, [acc_arg] + [body_b.args[i] for i in pushed])
+        body_b.results.append(h)
+        node.inputs.append(init)
+        out = SymbolicTensor(node, pos, dt.variant, TensorShape([]), node.block)
+        node.outputs.append(out)
+    finally:
+        g.block = saved_block
+        ctx.graph = saved
+    info = _AccInfo(out, pushed, {pos})
+    cache[node.id] = info
+    acc_positions = g.__dict__.setdefault("_grad_acc_positions", {})
+    acc_positions.setdefault(node.id, set()).add(pos)
+    return info
+
+
+def _loop_grad(node, dys, bctx):
+    from .control_flow import WHILE
+    from .graph import Node
+
+    g = ctx.graph
+    body_b, _, n_item, n_src = _loop_layout(node)
+    is_for = node.op != "While"
+    acc_pos = g.__dict__.get("_grad_acc_positions", {}).get(node.id, set())
+    nv = len(node.outputs)
+    diff = [j for j in range(nv) if j not in acc_pos and _diff(node.outputs[j].dtype)]
+    srcs = list(node.inputs[:n_src]) if is_for else []
+    item_diff = []
+    if is_for and not node.attrs.get("dataset"):
+        item_diff = [s for s in range(n_item) if s < len(srcs) and srcs[s].dtype.is_floating
+                     and id(srcs[s]) in bctx.tracked]
+    free, rreads = _block_deps(node, body_b)
+    F = [t for t in free if _diff(t.dtype) and id(t) in bctx.tracked]
+    R = [(v, t) for v, t in rreads if bctx.watched(v)]
+    n_in = len(node.inputs)
+    if not diff and not F and not R and not item_diff:
+        return [None] * n_in, ()
+    info = _ensure_acc(node, diff)
+    acc = info.acc
+    pushed = info.pushed
+    specs_pushed = tuple((body_b.args[i].dtype, body_b.args[i].shape) for i in pushed)
+    var_arg = [body_b.args[n_item + j] for j in diff]
+
+    n_it = ops.apply1(grad_ops.GS_SIZE, [acc])
+    k0 = ops.subtract(n_it, 1)
+    init_dv = [dys[j] if dys[j] is not None else _zeros_for(node.outputs[j]) for j in diff]
+    init_df = [_zeros_for(f) for f in F]
+    init_dr = [ops.zeros(v.shape, v.dtype) for v, _ in R]
+    init_items = [ops.apply1(grad_ops.GS_NEW, []) for _ in item_diff]
+    inits = [k0] + init_dv + init_df + init_dr + init_items
+    from .shapes import TensorShape
+
+    specs = ([(dt.int32, TensorShape([]))] + [(a.dtype, a.shape) for a in var_arg] + [(f.dtype, f.shape) for f in F]
+             + [(v.dtype, v.shape) for v, _ in R] + [(dt.variant, TensorShape([]))] * len(item_diff))
+    nd, nf, nr = len(diff), len(F), len(R)
+
+    cond_b = g.push_block("while_cond", specs)
+    try:
+        cond_b.results = [ops.greater_equal(cond_b.args[0], 0)]
+    finally:
+        g.pop_block(cond_b)
+    bb = g.push_block("while_body", specs)
+    try:
+        args = bb.args
+        k = args[0]
+        dv = args[1:1 + nd]
+        df = args[1 + nd:1 + nd + nf]
+        dr = args[1 + nd + nf:1 + nd + nf + nr]
+        lists = args[1 + nd + nf + nr:]
+        if pushed:
+            vals = ops.apply(grad_ops.GS_GET, [acc, k], {"n": len(pushed), "specs": specs_pushed})
+        else:
+            vals = []
+        mapping = {id(body_b.args[i]): v for i, v in zip(pushed, vals)}
+        start = len(bb.nodes)
+        _clone_block(body_b, mapping, [body_b.results[j] for j in diff])
+        new_nodes = bb.nodes[start:]
+        seeds = [(_m(mapping, body_b.results[j]), d) for j, d in zip(diff, dv)]
+        arg_src = [mapping.get(id(a)) for a in var_arg]
+        item_src = [mapping.get(id(body_b.args[s])) for s in item_diff]
+        mapped_r = [mapping.get(id(t)) for _, t in R]
+        sources = [x for x in arg_src + item_src + mapped_r if x is not None] + F
+        grads = _sub_backward(new_nodes, seeds, sources, bctx)
+        new_dv = []
+        for a, d in zip(arg_src, dv):
+            v = grads.get(id(a)) if a is not None else None
+            new_dv.append(_zeros_for(d) if v is None else v)
+        new_df = []
+        for f, acc_f in zip(F, df):
+            v = grads.get(id(f))
+            new_df.append(acc_f if v is None else add_grads(acc_f, v))
+        new_dr = []
+        for mr, acc_r in zip(mapped_r, dr):
+            v = grads.get(id(mr)) if mr is not None else None
+            new_dr.append(acc_r if v is None else ops.add(acc_r, v))
+        new_lists = []
+        for s, it, lst in zip(item_diff, item_src, lists):
+            v = grads.get(id(it)) if it is not None else None
+            if v is None:
+                v = ops.zeros_like(it) if it is not None else ops.zeros_like(ops.getitem(srcs[s], 0))
+            new_lists.append(ops.apply1(grad_ops.GS_PUSH, [lst, v]))
+        bb.results = [_symbolic_result(x) for x in [ops.subtract(k, 1)] + new_dv + new_df + new_dr + new_lists]
+    finally:
+        g.pop_block(bb)
+    new = Node(g.unique_name("while_grad"), WHILE, [_symbolic_result(x) for x in inits], {}, g.block)
+    new.regions = (cond_b, bb)
+    new.location = node.location
+    new.effect = any(x.effect for b in (cond_b, bb) for x in b.nodes)
+    new.outputs = [SymbolicTensor(new, i, a.dtype, a.shape, g.block) for i, a in enumerate(bb.args)]
+    g.block.nodes.append(new)
+    if new.effect:
+        g.has_effects = True
+    outs = new.outputs
+    dxs = [None] * n_in
+    off = n_src if is_for else 0
+    for idx, j in enumerate(diff):
+        dxs[off + j] = outs[1 + idx]
+    for s, lst in zip(item_diff, outs[1 + nd + nf + nr:]):
+        dxs[s] = ops.apply1(grad_ops.GS_TO_TENSOR, [lst, srcs[s]])
+    extra = list(zip(F, outs[1 + nd:1 + nd + nf])) + list(zip([t for _, t in R], outs[1 + nd + nf:1 + nd + nf + nr]))
+    return dxs, extra
+
+
+_CF_GRADS = {"If": _cond_grad, "While": _loop_grad, "For": _loop_grad, "ReduceDataset": _loop_grad}
+
+
+# ------------------------------------------------- stop / custom gradients
+def stop_gradient(input, name=None):  # noqa: A002
+    """The input, with no gradient flowing through it."""
+    return ops.apply1(grad_ops.STOP_GRADIENT, [convert_to_tensor(input)])
+
+
+@register_gradient("CustomGradient")
+def _custom_grad(op, dys):
+    n_x = op.attrs["n_x"]
+    grad_fn = op.attrs["grad_fn"]
+    res = grad_fn(*dys)
+    if isinstance(res, (list, tuple)):
+        res = list(res)
+    else:
+        res = [res]
+    if len(res) != n_x:
+        raise ValueError(
+            f"custom_gradient function returned {len(res)} gradients but the function has {n_x} tensor inputs")
+    out = []
+    for r, x in zip(res, op.inputs[:n_x]):
+        out.append(None if r is None else convert_to_tensor(r, dtype=x.dtype))
+    return out + [None] * (len(op.inputs) - n_x)
+
+
+class _Paused:
+    """All tapes stop recording (the forward pass of a custom gradient)."""
+
+    def __enter__(self):
+        self.tapes = [t for t in ctx.tapes]
+        for t in self.tapes:
+            t._stop()
+
+    def __exit__(self, *exc):
+        for t in self.tapes:
+            t._start()
+        return False
+
+
+def custom_gradient(f=None):
+    """tf.custom_gradient: `f(*x)` returns `(y, grad_fn)`; the tape uses
+    `grad_fn(*dy)` (gradients for x) instead of differentiating f."""
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        from .variables import Variable
+
+        with _Paused():
+            ys, grad_fn = f(*args, **kwargs)
+        xs = []
+        for a in nest.flatten(list(args)):
+            if isinstance(a, Variable):
+                continue
+            if isinstance(a, Tensor):
+                xs.append(convert_to_tensor(a))
+        flat = nest.flatten(ys)
+        yts = [convert_to_tensor(y) for y in flat]
+        outs = ops.apply(grad_ops.CUSTOM, xs + yts, {"n_x": len(xs), "grad_fn": grad_fn, "n_y": len(yts)})
+        return nest.pack_sequence_as(ys, list(outs)) if nest.is_nested(ys) else outs[0]
+
+    return wrapper
 
 
 # ------------------------------------------------- graphs under a tape
@@ -508,7 +908,6 @@ def interpret_graph(cf, values, tensors=None):
     """Run a concrete function's graph op by op with eager ops, so that an
     active GradientTape records every op (through conds and loops)."""
     from .compiler import _mark
-    from .tensor import SymbolicTensor
     from .variables import READ
 
     graph = cf.graph
@@ -552,7 +951,6 @@ def interpret_graph(cf, values, tensors=None):
                     env[id(o)] = v
             elif op in ("For", "ReduceDataset"):
                 extra_b, body_b = node.regions
-                n_item = node.attrs["n_item"]
                 n_src = node.attrs.get("n_src", 1)
                 src = get(node.inputs[0])
                 cur = [get(t) for t in node.inputs[n_src:]]
@@ -601,6 +999,3 @@ def interpret_graph(cf, values, tensors=None):
     it = iter(outs)
     flat = [next(it) if isinstance(x, SymbolicTensor) else x for x in nest.flatten(s, expand_composites=False)]
     return nest.pack_sequence_as(s, flat, expand_composites=False)
-
-
-_ = (dt, Tensor)

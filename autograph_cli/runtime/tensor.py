@@ -247,6 +247,10 @@ class EagerTensor(Tensor):
         if np.ndim(self._value) == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
         d = self._dtype
+        if ctx.tapes:  # rows as ops, so that a GradientTape records them
+            for i in range(len(self._value)):
+                yield _o().getitem(self, i)
+            return
         for row in self._value:
             yield EagerTensor(row, d)
 

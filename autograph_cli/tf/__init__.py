@@ -16,12 +16,13 @@ from autograph_cli.runtime.data import Dataset as _Dataset, Iterator as _Iterato
 from autograph_cli.runtime.effects import print_ as print, py_function  # noqa: A001
 from autograph_cli.runtime.function import Function as _Function, TraceType as _TraceType
 from autograph_cli.runtime.function import function, run_functions_eagerly as _rfe, functions_run_eagerly as _fre
-from autograph_cli.runtime.gradients import GradientTape
+from autograph_cli.runtime.gradients import GradientTape, custom_gradient, stop_gradient
 from autograph_cli.runtime.shapes import TensorShape, TensorSpec
 from autograph_cli.runtime.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from autograph_cli.runtime.tensor_array import TensorArray
 from autograph_cli.runtime.variables import Module, Variable, init_scope
 
+UnconnectedGradients = _types.SimpleNamespace(NONE="none", ZERO="zero")
 __version__ = "2.21.0-autograph_cli"
 
 # dtypes ---------------------------------------------------------------------

@@ -1,0 +1,580 @@
+"""GradientTape inside tf.function: the traced backward pass against the eager
+tape and against central differences (float64 inputs), through ops, staged
+conds, staged while/for loops and TensorArrays; the training step; nested
+tapes; custom gradients; jacobians."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import autograph_cli.tf as tf
+
+
+def _numeric(fn, xs, eps=1e-6):
+    """Central differences of the scalar fn(*xs) (numpy float64 inputs)."""
+    out = []
+    for k, x in enumerate(xs):
+        g = np.zeros_like(x)
+        for idx in np.ndindex(*x.shape):
+            hi = [a.copy() for a in xs]
+            lo = [a.copy() for a in xs]
+            hi[k][idx] += eps
+            lo[k][idx] -= eps
+            g[idx] = (float(fn(*[tf.constant(a) for a in hi])) - float(fn(*[tf.constant(a) for a in lo]))) / (2 * eps)
+        out.append(g)
+    return out
+
+
+def _eager(fn, xs):
+    ts = [tf.constant(x) for x in xs]
+    with tf.GradientTape() as tape:
+        for t in ts:
+            tape.watch(t)
+        y = fn(*ts)
+    return y.numpy(), [g.numpy() for g in tape.gradient(y, ts)]
+
+
+def _traced(fn, xs):
+    @tf.function
+    def step(*ts):
+        with tf.GradientTape() as tape:
+            for t in ts:
+                tape.watch(t)
+            y = fn(*ts)
+        return y, tape.gradient(y, list(ts))
+
+    y, gs = step(*[tf.constant(x) for x in xs])
+    return y.numpy(), [g.numpy() for g in gs]
+
+
+def _check(fn, xs, atol=1e-6):
+    xs = [np.asarray(x, dtype=np.float64) for x in xs]
+    ye, ge = _eager(fn, xs)
+    yt, gt = _traced(fn, xs)
+    num = _numeric(fn, xs)
+    assert np.allclose(ye, yt, atol=1e-10)
+    for a, b, n in zip(ge, gt, num):
+        assert a.shape == b.shape == n.shape
+        assert np.allclose(a, b, atol=1e-10), (a, b)
+        assert np.allclose(a, n, atol=atol), (a, n)
+
+
+# ----------------------------------------------------------- straight-line
+def f_poly(x, y):
+    return tf.reduce_sum(tf.tanh(x * y) + tf.square(x) / (1.0 + y * y) - tf.exp(-x) * tf.sin(y))
+
+
+def f_matmul(a, b):
+    h = tf.nn.relu(tf.matmul(a, b) - 0.1)
+    return tf.reduce_mean(tf.sigmoid(h) * tf.reduce_max(h, axis=1, keepdims=True))
+
+
+def f_broadcast(x, b):
+    return tf.reduce_sum(tf.square(x + b) * tf.reshape(b, [1, 3]))
+
+
+def f_slices(x):
+    return tf.reduce_sum(x[1:, ::2] * x[0, ::2]) + tf.reduce_sum(tf.gather(x, [0, 2, 2], axis=1) ** 2)
+
+
+def f_shapes(x):
+    y = tf.transpose(tf.concat([x, tf.square(x)], axis=1))
+    z = tf.stack([y, y * 2.0], axis=0)
+    return tf.reduce_sum(tf.tile(tf.expand_dims(tf.reduce_prod(z, axis=2), 0), [2, 1, 1]) * tf.cos(z[:, :, 0]))
+
+
+def f_where(x):
+    return tf.reduce_sum(tf.where(x > 0.0, tf.sqrt(tf.abs(x) + 1.0), tf.maximum(x, -0.2) * 3.0))
+
+
+CASES = {
+    "poly": (f_poly, [[0.3, -1.2, 0.7], [1.1, 0.4, -0.5]]),
+    "matmul": (f_matmul, [np.linspace(-1, 1, 6).reshape(2, 3), np.linspace(0.5, -0.7, 12).reshape(3, 4)]),
+    "broadcast": (f_broadcast, [np.linspace(-1, 1, 6).reshape(2, 3), [0.3, -0.2, 0.9]]),
+    "slices": (f_slices, [np.linspace(-1, 1, 12).reshape(3, 4)]),
+    "shapes": (f_shapes, [np.linspace(-1, 1, 6).reshape(3, 2) + 0.05]),
+    "where": (f_where, [[0.3, -1.2, 0.7, -0.1]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ops_traced_equal_eager_and_numeric(name):
+    fn, xs = CASES[name]
+    _check(fn, xs)
+
+
+# ----------------------------------------------------------- control flow
+def f_cond(x):
+    if tf.reduce_sum(x) > 0:
+        y = x * x
+    else:
+        y = -tf.sin(x)
+    return tf.reduce_sum(y * x)
+
+
+def f_cond_capture(x, w):
+    z = x * w
+    if tf.reduce_sum(x) > 0:
+        y = z * w + x
+    else:
+        y = z
+    return tf.reduce_sum(y)
+
+
+def f_while(x):
+    i = tf.constant(0)
+    y = x
+    while i < 3:
+        y = tf.tanh(y * x) + y
+        i += 1
+    return tf.reduce_sum(y)
+
+
+def f_while_data_dependent(x):
+    y = x
+    while tf.reduce_sum(y) < 10.0:
+        y = y * 1.7 + 0.1
+    return tf.reduce_sum(y * y)
+
+
+def f_for_range(x, w):
+    s = tf.zeros([2], dtype=tf.float64)
+    for i in tf.range(3):
+        s = tf.tanh(x[i] * w + s)
+    return tf.reduce_sum(s)
+
+
+def f_for_over_tensor(x, w):
+    s = tf.zeros([2], dtype=tf.float64)
+    for row in x:
+        s = s * w + tf.sin(row)
+    return tf.reduce_sum(s * s)
+
+
+def f_rnn_tensor_array(x, w):
+    n = tf.shape(x)[0]
+    ta = tf.TensorArray(tf.float64, size=n)
+    s = tf.zeros([2], dtype=tf.float64)
+    for i in tf.range(n):
+        s = tf.tanh(x[i] * w + s)
+        ta = ta.write(i, s)
+    return tf.reduce_sum(ta.stack() * tf.reshape(tf.range(1.0, 4.0, dtype=tf.float64), [3, 1]))
+
+
+def f_ta_read(x):
+    ta = tf.TensorArray(tf.float64, size=3)
+    ta = ta.unstack(x)
+    total = tf.constant(0.0, dtype=tf.float64)
+    for i in tf.range(3):
+        total += tf.reduce_sum(ta.read(i) * tf.cast(i + 1, tf.float64))
+    return total * total
+
+
+def f_cond_in_loop(x):
+    y = x
+    for i in tf.range(4):
+        if i % 2 == 0:
+            y = y * x
+        else:
+            y = y + tf.sin(y)
+    return tf.reduce_sum(y)
+
+
+def f_nested_loops(x):
+    y = x
+    for i in tf.range(2):
+        j = tf.constant(0)
+        while j < 2:
+            y = y * 0.5 + tf.tanh(x * y)
+            j += 1
+    return tf.reduce_sum(y)
+
+
+def f_break(x):
+    y = x
+    for i in tf.range(10):
+        if tf.reduce_sum(y) > 5.0:
+            break
+        y = y * 1.5 + x
+    return tf.reduce_sum(y)
+
+
+FLOW = {
+    "cond_true": (f_cond, [[0.3, 1.2]]),
+    "cond_false": (f_cond, [[-0.3, -1.2]]),
+    "cond_capture": (f_cond_capture, [[0.3, 1.2], [0.5, -0.7]]),
+    "while": (f_while, [[0.3, -0.6]]),
+    "while_data_dependent": (f_while_data_dependent, [[0.3, 0.6]]),
+    "for_range": (f_for_range, [np.linspace(-1, 1, 6).reshape(3, 2), [0.5, -0.3]]),
+    "for_over_tensor": (f_for_over_tensor, [np.linspace(-1, 1, 8).reshape(4, 2), [0.5, -0.3]]),
+    "rnn_tensor_array": (f_rnn_tensor_array, [np.linspace(-1, 1, 6).reshape(3, 2), [0.5, -0.3]]),
+    "ta_read": (f_ta_read, [np.linspace(-1, 1, 6).reshape(3, 2)]),
+    "cond_in_loop": (f_cond_in_loop, [[0.3, -0.6]]),
+    "nested_loops": (f_nested_loops, [[0.3, -0.6]]),
+    "break": (f_break, [[0.3, 0.6]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLOW))
+def test_control_flow_traced_equal_eager_and_numeric(name):
+    fn, xs = FLOW[name]
+    _check(fn, xs)
+
+
+# ----------------------------------------------------------- training step
+def _data():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(16, 3)).astype(np.float32)
+    y = (x @ np.array([[1.0], [-2.0], [0.5]]) + 0.3).astype(np.float32)
+    return x, y
+
+
+def test_training_step_matches_hand_derivation_and_eager():
+    x, y = _data()
+    w0 = np.random.default_rng(1).normal(size=(3, 1)).astype(np.float32)
+    w = tf.Variable(w0)
+    b = tf.Variable(tf.zeros([1]))
+
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+        gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(0.1 * gw)
+        b.assign_sub(0.1 * gb)
+        return loss
+
+    we, be = tf.Variable(w0), tf.Variable(tf.zeros([1]))
+
+    def eager_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, we) + be - y))
+        gw, gb = tape.gradient(loss, [we, be])
+        we.assign_sub(0.1 * gw)
+        be.assign_sub(0.1 * gb)
+        return loss
+
+    wn, bn = w0.astype(np.float64), np.zeros(1)
+    losses = []
+    for _ in range(20):
+        r = x @ wn + bn - y
+        want = np.mean(r * r)
+        gw = 2 * x.T @ r / r.size
+        gb = 2 * r.sum(0) / r.size
+        wn, bn = wn - 0.1 * gw, bn - 0.1 * gb
+        lt = float(train_step(tf.constant(x), tf.constant(y)))
+        le = float(eager_step(tf.constant(x), tf.constant(y)))
+        assert np.isclose(lt, want, rtol=1e-4) and np.isclose(le, lt, rtol=1e-5)
+        losses.append(lt)
+    assert np.allclose(w.numpy(), wn, atol=1e-4) and np.allclose(b.numpy(), bn, atol=1e-4)
+    assert np.allclose(w.numpy(), we.numpy(), atol=1e-6)
+    assert losses[-1] < 0.1 * losses[0]
+    assert train_step.experimental_get_tracing_count() == 1
+
+
+def test_training_step_with_a_staged_rnn_loop():
+    rng = np.random.default_rng(3)
+    xs = rng.normal(size=(5, 4, 2)).astype(np.float32)  # time, batch, features
+    target = rng.normal(size=(4, 3)).astype(np.float32)
+    wx0 = rng.normal(size=(2, 3)).astype(np.float32) * 0.5
+    wh0 = rng.normal(size=(3, 3)).astype(np.float32) * 0.5
+
+    def make():
+        wx, wh = tf.Variable(wx0), tf.Variable(wh0)
+
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                h = tf.zeros([4, 3])
+                hs = tf.TensorArray(tf.float32, size=tf.shape(x)[0])
+                for t in tf.range(tf.shape(x)[0]):
+                    h = tf.tanh(tf.matmul(x[t], wx) + tf.matmul(h, wh))
+                    hs = hs.write(t, h)
+                loss = tf.reduce_mean(tf.square(h - y)) + 0.01 * tf.reduce_mean(hs.stack())
+            gx, gh = tape.gradient(loss, [wx, wh])
+            wx.assign_sub(0.5 * gx)
+            wh.assign_sub(0.5 * gh)
+            return loss
+
+        return step, wx, wh
+
+    traced, twx, twh = make()
+    traced = tf.function(traced)
+    eager, ewx, ewh = make()
+    lt = [float(traced(tf.constant(xs), tf.constant(target))) for _ in range(8)]
+    le = [float(eager(tf.constant(xs), tf.constant(target))) for _ in range(8)]
+    assert np.allclose(lt, le, rtol=1e-5)
+    assert np.allclose(twx.numpy(), ewx.numpy(), atol=1e-5) and np.allclose(twh.numpy(), ewh.numpy(), atol=1e-5)
+    assert lt[-1] < lt[0]
+
+
+def test_variable_as_loop_variable_is_read_and_differentiated():
+    @tf.function
+    def f(x, n):
+        with tf.GradientTape() as tape:
+            y = x
+            i = tf.constant(0)
+            while i < n:
+                y = y * x
+                i += 1
+        return y, tape.gradient(y, x)
+
+    y, g = f(tf.Variable(1.5), tf.constant(4))
+    assert np.isclose(y.numpy(), 1.5 ** 5) and np.isclose(g.numpy(), 5 * 1.5 ** 4)
+
+
+# ------------------------------------------------------------ tape features
+def test_sources_structures_persistent_and_output_gradients():
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x * v
+            z = tf.reduce_sum(y * y)
+        g1 = tape.gradient(z, {"x": x, "v": [v]})
+        g2 = tape.gradient(y, x, output_gradients=tf.constant([1.0, 10.0]))
+        return g1, g2
+
+    g1, g2 = f(tf.constant([3.0, 4.0]))
+    assert np.allclose(g1["x"].numpy(), 2 * np.array([3.0, 8.0]) * [1.0, 2.0])
+    assert np.allclose(g1["v"][0].numpy(), 2 * np.array([3.0, 8.0]) * [3.0, 4.0])
+    assert np.allclose(g2.numpy(), [1.0, 20.0])
+
+
+def test_non_persistent_tape_refuses_a_second_gradient_while_tracing():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        tape.gradient(y, x)
+        return tape.gradient(y, x)
+
+    with pytest.raises(RuntimeError, match="non-persistent"):
+        f(tf.constant(1.0))
+
+
+def test_watch_accessed_variables_false_and_unconnected_gradients():
+    v = tf.Variable(2.0)
+    u = tf.Variable(5.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape(watch_accessed_variables=False) as tape:
+            tape.watch(x)
+            y = x * v
+        a, b = tape.gradient(y, [x, v])
+        with tf.GradientTape() as t2:
+            z = v * v
+        c, d = t2.gradient(z, [v, u], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+        return a, b is None, c, d
+
+    a, b_none, c, d = f(tf.constant(3.0))
+    assert float(a) == 2.0 and bool(b_none.numpy()) and float(c) == 4.0 and float(d) == 0.0
+
+
+def test_watched_variables_and_variables_read_inside_loops():
+    v = tf.Variable(0.5)
+    frozen = tf.Variable(3.0, trainable=False)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            s = x
+            for i in tf.range(3):
+                s = s * v + frozen
+        return tape.gradient(s, [v, frozen]), len(tape.watched_variables())
+
+    (gv, gf), n = f(tf.constant(2.0))
+    # s = ((x v + c) v + c) v + c -> ds/dv = 3 x v^2 + 2 c v + c
+    assert np.isclose(gv.numpy(), 3 * 2.0 * 0.25 + 2 * 3.0 * 0.5 + 3.0)
+    assert gf is None and int(n) == 1
+
+
+def test_stop_gradient_eager_and_traced():
+    def fn(x):
+        return tf.reduce_sum(x * tf.stop_gradient(x * x))
+
+    x = np.array([1.0, -2.0])
+    _, ge = _eager(fn, [x])
+    _, gt = _traced(fn, [x])
+    assert np.allclose(ge[0], x * x) and np.allclose(gt[0], x * x)
+
+
+@tf.custom_gradient
+def clip_grad(x):
+    y = tf.square(x)
+
+    def grad(dy):
+        return tf.clip_by_value(dy * 2.0 * x, -1.0, 1.0) if hasattr(tf, "clip_by_value") else tf.minimum(
+            tf.maximum(dy * 2.0 * x, -1.0), 1.0)
+
+    return y, grad
+
+
+@tf.custom_gradient
+def log1pexp(x):
+    e = tf.exp(x)
+
+    def grad(dy):
+        return dy * (1 - 1 / (1 + e))
+
+    return tf.math.log(1 + e), grad
+
+
+def test_custom_gradient_eager_and_traced():
+    x = np.array([0.1, 3.0, -4.0])
+    _, ge = _eager(lambda t: tf.reduce_sum(clip_grad(t)), [x])
+    _, gt = _traced(lambda t: tf.reduce_sum(clip_grad(t)), [x])
+    assert np.allclose(ge[0], [0.2, 1.0, -1.0]) and np.allclose(gt[0], ge[0])
+    big = np.array([100.0])
+    _, ge = _eager(lambda t: tf.reduce_sum(log1pexp(t)), [big])
+    _, gt = _traced(lambda t: tf.reduce_sum(log1pexp(t)), [big])
+    assert np.allclose(ge[0], [1.0]) and np.allclose(gt[0], [1.0])
+
+
+def test_second_derivatives_with_nested_tapes():
+    def fn(x):
+        return tf.reduce_sum(x * x * x + tf.sin(x))
+
+    @tf.function
+    def traced(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = fn(x)
+            g = inner.gradient(y, x)
+        return g, outer.gradient(g, x)
+
+    x = tf.constant([0.5, -1.5], dtype=tf.float64)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = fn(x)
+        g = inner.gradient(y, x)
+    h = outer.gradient(g, x)
+    gt, ht = traced(x)
+    xv = x.numpy()
+    assert np.allclose(g.numpy(), 3 * xv ** 2 + np.cos(xv)) and np.allclose(gt.numpy(), g.numpy())
+    assert np.allclose(h.numpy(), 6 * xv - np.sin(xv)) and np.allclose(ht.numpy(), h.numpy())
+
+
+def test_second_derivative_through_a_cond():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                if x > 0:
+                    y = x * x * x
+                else:
+                    y = x * x
+            g = inner.gradient(y, x)
+        return outer.gradient(g, x)
+
+    assert np.isclose(float(f(tf.constant(2.0))), 12.0) and np.isclose(float(f(tf.constant(-2.0))), 2.0)
+
+
+def test_second_derivative_through_a_loop_is_a_clear_error():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = x
+                for i in tf.range(3):
+                    y = y * x
+            g = inner.gradient(y, x)
+        return outer.gradient(g, x)
+
+    with pytest.raises(NotImplementedError, match="second derivatives through"):
+        f(tf.constant(2.0))
+
+
+def test_jacobian_and_batch_jacobian_eager_and_traced():
+    w = np.array([[1.0, 2.0, 0.5], [-1.0, 0.3, 2.0]])
+
+    def jac(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.tanh(tf.matmul(x, tf.constant(w)))
+        return tape.jacobian(y, x), tape.batch_jacobian(y, x)
+
+    x = tf.constant([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.6]])
+    x = tf.cast(x, tf.float64)
+    je, be = jac(x)
+    jt, bt = tf.function(jac)(x)
+    xv = x.numpy()
+    d = 1 - np.tanh(xv @ w) ** 2  # [3, 3]
+    want_b = d[:, :, None] * w.T[None, :, :]  # [batch, out, in]
+    want_j = np.zeros((3, 3, 3, 2))
+    for bi in range(3):
+        want_j[bi, :, bi, :] = want_b[bi]
+    assert je.shape == (3, 3, 3, 2) and be.shape == (3, 3, 2)
+    assert np.allclose(je.numpy(), want_j) and np.allclose(jt.numpy(), want_j)
+    assert np.allclose(be.numpy(), want_b) and np.allclose(bt.numpy(), want_b)
+
+
+def test_eager_tape_over_a_function_that_uses_a_tape_inside():
+    @tf.function
+    def inner_grad(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(x * x * x)
+        return t.gradient(y, x)
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        g = inner_grad(x)
+        s = tf.reduce_sum(g)
+    assert np.allclose(g.numpy(), [3.0, 12.0])
+    assert np.allclose(outer.gradient(s, x).numpy(), [6.0, 12.0])
+
+
+def test_missing_gradient_is_a_lookup_error():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.py_function(lambda a: a * 2, [x], tf.float32)
+        return tape.gradient(y, x)
+
+    with pytest.raises(LookupError, match="No gradient defined for operation"):
+        f(tf.constant(1.0))
+
+
+def test_traced_train_step_speed_against_eager():
+    x, y = _data()
+    w = tf.Variable(np.ones((3, 1), np.float32))
+    b = tf.Variable(tf.zeros([1]))
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+        gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(0.01 * gw)
+        b.assign_sub(0.01 * gb)
+        return loss
+
+    traced = tf.function(step)
+    xt, yt = tf.constant(x), tf.constant(y)
+    traced(xt, yt)
+
+    def per_call(fn, n=200):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn(xt, yt)
+        return (time.perf_counter() - t0) / n
+
+    tt = min(per_call(traced) for _ in range(3))
+    te = min(per_call(step) for _ in range(3))
+    print(f"train step per call: traced {tt * 1e6:.1f} us, eager {te * 1e6:.1f} us, ratio {te / tt:.1f}x")
+    assert tt < te
