@@ -24,23 +24,44 @@ def _fmt_float(x, dtype):
     return text
 
 
-def _fmt_scalar(v, dtype):
+_CESCAPE = {"\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "'": "\\'", "\\": "\\\\"}
+
+
+def _cescape(b):
+    """absl::Utf8SafeCEscape: quotes, backslashes and control bytes escaped,
+    UTF-8 sequences kept."""
+    out = []
+    for c in (b if isinstance(b, bytes) else str(b).encode()):
+        ch = chr(c)
+        if ch in _CESCAPE:
+            out.append(_CESCAPE[ch].encode())
+        elif c < 32 or c == 127:
+            out.append(b"\\%03o" % c)
+        else:
+            out.append(bytes([c]))
+    return b"".join(out).decode("utf-8", "replace")
+
+
+def _fmt_scalar(v, dtype, quote=False):
     if dtype.is_floating:
         return _fmt_float(v, dtype)
     if dtype is dt.string:
+        if quote:
+            return '"' + _cescape(v) + '"'
         return v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
     if dtype is dt.bool:
         return "1" if bool(v) else "0"
     return str(v)
 
 
-def format_value(v, dtype, summarize=3):
-    """TensorFlow's tf.print rendering of one tensor value."""
+def format_value(v, dtype, summarize=3, quote=False):
+    """TensorFlow's tf.print rendering of one tensor value (string scalars
+    are quoted, as by tf.strings.format, when `quote`)."""
     if np.ndim(v) == 0:
-        return _fmt_scalar(v, dtype)
+        return _fmt_scalar(v, dtype, quote)
     arr = np.asarray(v)
     if dtype is dt.string:
-        fmt = {"all": lambda x: '"' + (x.decode("utf-8", "replace") if isinstance(x, bytes) else str(x)) + '"'}
+        fmt = {"all": lambda x: '"' + _cescape(x) + '"'}
     elif dtype is dt.bool:
         fmt = {"all": lambda x: "1" if x else "0"}
     elif dtype.is_floating:
@@ -53,8 +74,9 @@ def format_value(v, dtype, summarize=3):
                            max_line_width=10**9).replace("\n ", "\n ")
 
 
-def _make_printer(parts, sep, end, stream, summarize):
-    """parts: list of ('t', dtype) for tensor inputs or ('s', text)."""
+def _make_printer(parts, sep, end, stream, summarize, quote=True):
+    """parts: list of ('t', dtype) for tensor values or ('s', text), joined
+    as they are (the separators are already among the texts)."""
 
     def printer(*values):
         it = iter(values)
@@ -63,13 +85,15 @@ def _make_printer(parts, sep, end, stream, summarize):
             if kind == "s":
                 out.append(x)
             else:
-                out.append(format_value(next(it), x, summarize))
+                out.append(format_value(next(it), x, summarize, quote))
         f = stream if stream is not None else sys.stderr
         if f == "stdout":
             f = sys.stdout
         elif f == "stderr":
             f = sys.stderr
-        print(sep.join(out), end=end, file=f)
+        elif callable(getattr(f, "write", None)):
+            pass
+        print("".join(out), end=end, file=f)
         return None
 
     return printer
@@ -79,51 +103,73 @@ PRINT = ops.define("PrintV2", lambda i, a: [], lambda *vals, printer: printer(*v
                    emit=lambda n, a, bind: f"{bind(n.attrs['printer'])}({', '.join(a)})")
 
 
-def _struct_text(x):
-    if isinstance(x, (list, tuple)):
-        return None
-    return str(x)
+def _is_tensorish(x):
+    return isinstance(x, Tensor) or (hasattr(x, "_as_tensor") and not hasattr(x, "_tf_components"))
+
+
+def _placeholder(text):
+    ph = "{}"
+    n = 0
+    while ph in text:
+        n += 1
+        ph = "{%d}" % n
+    return ph
 
 
 def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):
-    """tf.print: prints at every execution (to stderr unless told otherwise)."""
-    parts = []
+    """tf.print: prints at every execution (to stderr unless told otherwise).
+
+    As TensorFlow: a Python string is printed as it is, any other Python value
+    or structure with `pprint.pformat` (dicts sorted by key, leaves by repr),
+    tensors in place by their value (string tensors quoted, except a lone
+    scalar string tensor); tensors are summarized to `summarize` elements at
+    each end of each dimension (None or -1: everything)."""
+    import pprint
+
     tensors = []
+    parts = []
+    quote = True
+    if len(inputs) == 1 and _is_tensorish(inputs[0]):
+        t = inputs[0] if isinstance(inputs[0], Tensor) else inputs[0]._as_tensor()
+        if t.dtype is dt.string and t.shape.rank == 0:
+            quote = False
+    free = [nest.map_structure(lambda y: "" if _is_tensorish(y) else y, x, expand_composites=False) for x in inputs]
+    ph = _placeholder(" ".join(x if isinstance(x, str) else pprint.pformat(x) for x in free))
+    templates = []
     for x in inputs:
-        if isinstance(x, Tensor) or hasattr(x, "_as_tensor"):
-            t = x if isinstance(x, Tensor) else x._as_tensor()
-            parts.append(("t", t.dtype))
-            tensors.append(t)
-        elif isinstance(x, (list, tuple, dict)) and any(isinstance(y, Tensor) for y in nest.flatten(x)):
-            # nested structures print like Python, with tensor values in place
-            flat = nest.flatten(x)
-            text_parts = []
-            for y in flat:
-                if isinstance(y, Tensor):
-                    text_parts.append(("t", y.dtype))
-                    tensors.append(y)
-                else:
-                    text_parts.append(("s", repr(y)))
-            parts.append(("s", "["))
-            for i, p in enumerate(text_parts):
-                if i:
-                    parts.append(("s", ", "))
-                parts.append(p)
-            parts.append(("s", "]"))
+        if _is_tensorish(x):
+            tensors.append(x if isinstance(x, Tensor) else x._as_tensor())
+            templates.append(ph)
+            continue
+        flat = nest.flatten(x, expand_composites=False)
+        holders = []
+        for y in flat:
+            if _is_tensorish(y):
+                tensors.append(y if isinstance(y, Tensor) else y._as_tensor())
+                holders.append(ph)
+            else:
+                holders.append(y)
+        if isinstance(x, str):
+            templates.append(x)
         else:
-            parts.append(("s", str(x)))
-    # merge string/tensor parts into one separator-joined line
-    merged = []
-    for i, p in enumerate(parts):
-        merged.append(p)
+            templates.append(pprint.pformat(nest.pack_sequence_as(x, holders, expand_composites=False)))
+    template = sep.join(templates).replace("'" + ph + "'", ph)
+    pieces = template.split(ph)
+    assert len(pieces) == len(tensors) + 1, (template, ph)
+    for i, t in enumerate(tensors):
+        if pieces[i]:
+            parts.append(("s", pieces[i]))
+        parts.append(("t", t.dtype))
+    if pieces[len(tensors)]:
+        parts.append(("s", pieces[len(tensors)]))
     stream = output_stream
     if stream is sys.stdout:
         stream = "stdout"
     elif stream is sys.stderr or stream is None:
         stream = "stderr"
-    printer = _make_printer(merged, sep, end, stream, summarize)
+    printer = _make_printer(parts, sep, end, stream, summarize, quote)
     if ctx.graph is None:
-        printer(*[t._value for t in tensors])
+        printer(*[convert_to_tensor(t)._value for t in tensors])
         return None
     ins = [convert_to_tensor(t) for t in tensors]
     ops.apply(PRINT, ins, {"printer": printer})

@@ -65,9 +65,13 @@ def _pack(s, it, ec):
         raise ValueError("Structure had more leaves than the flat sequence") from None
 
 
-def map_structure(fn, *structures):
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)])
+def map_structure(fn, *structures, expand_composites=True, check_types=True):
+    if not structures:
+        raise ValueError("map_structure needs at least one structure")
+    for s in structures[1:]:
+        assert_same_structure(structures[0], s, check_types=check_types, expand_composites=expand_composites)
+    flats = [flatten(s, expand_composites) for s in structures]
+    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)], expand_composites)
 
 
 def structure_key(x):
@@ -81,6 +85,50 @@ def structure_key(x):
     return "*"
 
 
-def assert_same_structure(a, b):
-    if structure_key(a) != structure_key(b):
+def _loose_key(x, ec):
+    """The nesting with sequence types folded (check_types=False) and,
+    without expand_composites, composites as leaves."""
+    if isinstance(x, dict):
+        return ("dict", tuple((k, _loose_key(x[k], ec)) for k in sorted(x, key=_sort_key)))
+    if isinstance(x, (list, tuple)):
+        return ("seq", tuple(_loose_key(c, ec) for c in x))
+    if ec and hasattr(x, "_tf_components"):
+        return (type(x).__name__, x._tf_static_key(), tuple(_loose_key(c, ec) for c in x._tf_components()))
+    return "*"
+
+
+def assert_same_structure(a, b, check_types=True, expand_composites=True):
+    if check_types and expand_composites:
+        same = structure_key(a) == structure_key(b)
+    else:
+        same = _loose_key(a, expand_composites) == _loose_key(b, expand_composites)
+        if same and check_types:
+            same = _types_key(a) == _types_key(b)
+    if not same:
         raise ValueError(f"The two structures don't have the same nested structure: {a!r} vs {b!r}")
+
+
+def _types_key(x):
+    if isinstance(x, dict):
+        return (type(x), tuple((k, _types_key(x[k])) for k in sorted(x, key=_sort_key)))
+    if isinstance(x, (list, tuple)):
+        return (type(x), tuple(_types_key(c) for c in x))
+    return "*"
+
+
+# TensorFlow's tf.nest: composites (TensorArray ...) are leaves unless asked
+def tf_flatten(structure, expand_composites=False):
+    return flatten(structure, expand_composites)
+
+
+def tf_pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    return pack_sequence_as(structure, flat_sequence, expand_composites)
+
+
+def tf_map_structure(func, *structure, **kwargs):
+    kwargs.setdefault("expand_composites", False)
+    return map_structure(func, *structure, **kwargs)
+
+
+def tf_assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+    assert_same_structure(nest1, nest2, check_types, expand_composites)

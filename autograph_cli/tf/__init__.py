@@ -175,8 +175,8 @@ foldl = _of.foldl
 foldr = _of.foldr
 name_scope = _of.name_scope
 nest = _types.SimpleNamespace(
-    flatten=_nest.flatten, map_structure=_nest.map_structure, pack_sequence_as=_nest.pack_sequence_as,
-    assert_same_structure=_nest.assert_same_structure, is_nested=_nest.is_nested,
+    flatten=_nest.tf_flatten, map_structure=_nest.tf_map_structure, pack_sequence_as=_nest.tf_pack_sequence_as,
+    assert_same_structure=_nest.tf_assert_same_structure, is_nested=_nest.is_nested,
 )
 for _n in ("cumprod", "segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod",
            "unsorted_segment_sum", "unsorted_segment_mean", "unsorted_segment_max", "unsorted_segment_min",
