@@ -246,6 +246,9 @@ def assert_stmt(cond, msg_fn=None):
 def list_append(target, value):
     """Statement ``target.append(value)``; returns the (possibly new) list."""
     if type(target) is list:
+        b = _backend(value)
+        if b:  # a staged value: the backend decides (a list a staged loop carries accumulates)
+            return b.list_append(target, value)
         target.append(value)
         return target
     b = _backend(target)

@@ -410,11 +410,13 @@ class StagedZip:
 
 
 class _LoopFrame:
-    __slots__ = ("shape_invariants", "args")
+    __slots__ = ("shape_invariants", "args", "lists", "array_requests")
 
-    def __init__(self, args):
+    def __init__(self, args, lists=None):
         self.shape_invariants = []
         self.args = args
+        self.lists = lists or {}  # id of a Python list loop variable -> its index
+        self.array_requests: set = set()  # indices of lists the body appends to
 
 
 _loop_frames: list = []
@@ -424,6 +426,14 @@ def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterati
     """tf.autograph.experimental.set_loop_options, called inside a loop body."""
     if _loop_frames and shape_invariants:
         _loop_frames[-1].shape_invariants.extend(shape_invariants)
+
+
+def _stageable_leaf(x):
+    if isinstance(x, (bool, int, float, np.generic)) and not isinstance(x, type):
+        return convert_to_tensor(x)
+    if isinstance(x, EagerTensor):
+        return ctx.graph.capture(x)
+    return x
 
 
 def _prepare_loop_vars(names, values, location, kind):
@@ -436,11 +446,10 @@ def _prepare_loop_vars(names, values, location, kind):
             continue
         if isinstance(v, (bool, int, float, np.generic)) and not isinstance(v, type):
             v = convert_to_tensor(v)
-        elif type(v) is list:
-            try:
-                v = list_to_tensor_array(v)
-            except (TypeError, ValueError):
-                pass
+        elif type(v) in (list, tuple, dict):
+            # a structure of tensors (a list becomes a TensorArray only if
+            # the body appends to it: see _trace_loop)
+            v = nest.map_structure(_stageable_leaf, v)
         elif isinstance(v, EagerTensor):
             v = ctx.graph.capture(v)
         elif hasattr(v, "_as_tensor") and not isinstance(v, (Tensor, TensorArray)):
@@ -473,13 +482,21 @@ def _specs_for(flat, is_var, invariants):
 def _pack_with_args(values, flat, is_var, args):
     it = iter(args)
     new_flat = [next(it) if v else x for x, v in zip(flat, is_var)]
-    return nest.pack_sequence_as(list(values), new_flat)
+    packed = nest.pack_sequence_as(list(values), new_flat)
+    if _loop_frames:  # the lists the blocks see are these copies
+        lists = _loop_frames[-1].lists
+        for i, v in enumerate(packed):
+            if type(v) is list:
+                lists[id(v)] = i
+    return packed
 
 
 def _check_body_outputs(names, init_values, out_values, flat, is_var, args, location):
     """Validate the body's outputs against the loop variables; returns the
     flat result tensors."""
     results = []
+    if _loop_frames and _loop_frames[-1].array_requests:
+        return results  # traced again with TensorArrays for the lists it appends to
     try:
         out_flat = nest.flatten(list(out_values))
     except Exception:
@@ -489,7 +506,12 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
     per_var_out = [nest.flatten(v) if not _is_undefined(v) else [v] for v in out_values]
     k = 0
     ai = iter(args)
-    for name, vin, vout, fin, fout in zip(names, init_values, out_values, per_var_in, per_var_out):
+    for index, (name, vin, vout, fin, fout) in enumerate(zip(names, init_values, out_values, per_var_in, per_var_out)):
+        if type(vin) is list and type(vout) is list and len(vout) > len(vin) and _loop_frames:
+            # the body appended to a list the loop carries: it accumulates,
+            # so the loop is traced again with a TensorArray for it
+            _loop_frames[-1].array_requests.add(index)
+            return []
         if _is_undefined(vin):
             k += 1
             continue
@@ -500,8 +522,8 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
             continue
         if nest.structure_key(_strip_ta(vin)) != nest.structure_key(_strip_ta(vout)) or len(fin) != len(fout):
             raise ValueError(
-                f"{_where(location)}'{name}' changes its structure in the loop: {_describe(vin)} before the "
-                f"loop, {_describe(vout)} after one iteration"
+                f"{_where(location)}'{name}' does not have the same nested structure after one iteration: "
+                f"{_describe(vin)} before the loop, {_describe(vout)} after one iteration"
             )
         for x, y in zip(fin, fout):
             var = is_var[k]
@@ -548,9 +570,10 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
                 _relax_requests.append((k - 1, arg.shape.most_specific_common_supertype(y.shape)))
             elif arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape):
                 raise ValueError(
-                    f"{_where(location)}'{name}' has shape {arg.shape} before the loop, but shape {y.shape} "
-                    "after one iteration. Use tf.autograph.experimental.set_loop_options to set shape "
-                    "invariants, or x.set_shape() inside the loop."
+                    f"{_where(location)}'{name}' has shape {y.shape} after one iteration, which does not conform "
+                    f"to its shape invariant {arg.shape} (its shape before the loop, unless shape invariants "
+                    "say otherwise); use tf.autograph.experimental.set_loop_options(shape_invariants=...) to "
+                    "relax it, or x.set_shape() inside the loop"
                 )
             results.append(y)
     return results
@@ -632,19 +655,30 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
     for attempt in range(3):
         flat, is_var = _flat_loop(values)
         specs = _specs_for(flat, is_var, invariants)
-        frame = _LoopFrame(None)
+        frame = _LoopFrame(None, {id(v): i for i, v in enumerate(values) if type(v) is list})
         _loop_frames.append(frame)
         del _relax_requests[:]
         failure = None
         try:
             blocks, out_values, extra = trace_regions(values, flat, is_var, specs)
         except ValueError as e:
-            if not frame.shape_invariants or attempt == 2:
+            if not (frame.shape_invariants or frame.array_requests) or attempt == 2:
                 raise
             failure = e
         finally:
             _loop_frames.pop()
         retry = False
+        if frame.array_requests:
+            # lists the body appends to accumulate: TensorArrays, traced again
+            values = list(values)
+            for i in frame.array_requests:
+                try:
+                    values[i] = list_to_tensor_array(values[i])
+                except (TypeError, ValueError) as e:
+                    raise TypeError(
+                        f"{_where(location)}'{names[i]}' is a list that a staged loop appends to, so it becomes a "
+                        f"TensorArray, but its elements cannot be stacked into one: {e}") from None
+            continue
         if frame.shape_invariants:
             var_leaves = [x for x, v in zip(flat, is_var) if v]
             for tensor, shape in frame.shape_invariants:
@@ -1003,6 +1037,12 @@ class Backend:
 
     def list_append(self, lst, value):
         if not isinstance(lst, TensorArray):
+            frame = _loop_frames[-1] if _loop_frames else None
+            if frame is not None and id(lst) in frame.lists:
+                # a list carried by the staged loop being traced accumulates:
+                # it is traced again as a TensorArray (the list stays as it was)
+                frame.array_requests.add(frame.lists[id(lst)])
+                return lst + [value]
             lst.append(value)
             return lst
         if lst._dtype is None:
