@@ -61,7 +61,7 @@ CHECKED_ELSEWHERE = {
     "TensorArrayConcatV3", "TensorListPopBack", "GradListAdd", "GradListAt", "GradListDrop", "GradListPick",
     "GradListStack", "GradListUnstack", "GradStackGet", "GradStackPush", "GradStackToTensor", "CustomGradient",
     "SumToShapeOf", "BroadcastToShapeOf", "ReshapeLike", "ConcatGrad", "GatherGrad", "StridedSliceGrad",
-    "TileGrad", "CumsumReverse", "ExpandReducedAxes", "PreventGradient", "Dropout",
+    "TileGrad", "CumsumReverse", "ExpandReducedAxes", "PreventGradient", "Dropout", "GatherNdGrad",
 }
 
 # gradients whose own gradient is not available (second order is a LookupError)

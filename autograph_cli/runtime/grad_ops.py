@@ -924,3 +924,156 @@ def _custom_kernel(*vals, n_x, grad_fn, n_y):
 
 
 CUSTOM = ops.define("CustomGradient", _custom_infer, _custom_kernel, nofold=True)
+
+
+# ------------------------------------- ops of ops_math / ops_array / ops_linalg
+def _mod(name):
+    import importlib
+
+    return importlib.import_module(f"autograph_cli.runtime.{name}")
+
+
+def _op(name):
+    return ops.REGISTRY[name]
+
+
+def _un(name, fn, x=None):
+    return register_gradient(name, lambda: (lambda t: ops.apply1(_op(name), [t]), [_r(2, 3) if x is None else x]))(fn)
+
+
+_un("Log1p", lambda op, d: [ops.truediv(d[0], ops.add(op.inputs[0], 1))], _pos(2, 3))
+_un("Expm1", lambda op, d: [ops.multiply(d[0], ops.add(op.outputs[0], 1))])
+_un("Tan", lambda op, d: [ops.multiply(d[0], ops.add(ops.square(op.outputs[0]), 1))])
+_un("Asin", lambda op, d: [ops.truediv(d[0], ops.sqrt(ops.subtract(1, ops.square(op.inputs[0]))))], _r(2, 3) * 0.8)
+_un("Acos", lambda op, d: [ops.negative(ops.truediv(d[0], ops.sqrt(ops.subtract(1, ops.square(op.inputs[0])))))],
+    _r(2, 3) * 0.8)
+_un("Atan", lambda op, d: [ops.truediv(d[0], ops.add(ops.square(op.inputs[0]), 1))])
+_un("Sinh", lambda op, d: [ops.multiply(d[0], ops.apply1(_op("Cosh"), [op.inputs[0]]))])
+_un("Cosh", lambda op, d: [ops.multiply(d[0], ops.apply1(_op("Sinh"), [op.inputs[0]]))])
+
+
+@register_gradient("Atan2", _binary_sample(lambda y, x: ops.apply1(_op("Atan2"), [y, x]), b=_pos(3, seed=1)))
+def _(op, d):
+    y, x = op.inputs
+    den = ops.add(ops.square(x), ops.square(y))
+    return [sum_to(ops.truediv(ops.multiply(d[0], x), den), y),
+            sum_to(ops.negative(ops.truediv(ops.multiply(d[0], y), den)), x)]
+
+
+not_differentiable("IsNan", "IsInf", "IsFinite", "ArgSort", "Unique", "StatelessRandom", "TruncatedNormal",
+                   "RandomShuffle", "RandomUniformLike")
+
+
+@register_gradient("Cumulative", lambda: (lambda x: _mod("ops_array").cumulative("sum", x, 1, True, True), [_r(2, 4)]))
+def _(op, d):
+    a = op.attrs
+    if a.get("kind") != "sum":
+        raise LookupError(f"No gradient defined for cum{a.get('kind')} (op type: Cumulative)")
+    return [ops.apply1(_op("Cumulative"), [d[0]], {"axis": a["axis"], "exclusive": a["exclusive"],
+                                                    "reverse": not a["reverse"], "kind": "sum"})]
+
+
+@register_gradient("ReverseV2", lambda: (lambda x: _mod("ops_array").reverse(x, [1]), [_r(2, 3)]))
+def _(op, d):
+    return [ops.apply1(_op("ReverseV2"), [d[0]], {"axis": op.attrs["axis"]})]
+
+
+@register_gradient("SplitV", lambda: (lambda x: _mod("ops_array").split(x, [1, 2], axis=1)[1] * 2.0, [_r(2, 3)]))
+def _(op, d):
+    x = op.inputs[0]
+    axis = op.attrs["axis"]
+    return [ops.apply1(ops.CONCAT, list(d), {"axis": axis})] if len(d) > 1 else [reshape_like(d[0], x)]
+
+
+def _static_value(t):
+    c = t.const if isinstance(t, ops.SymbolicTensor) else getattr(t, "_value", None)
+    return None if c is None else np.asarray(c)
+
+
+@register_gradient("PadV2", lambda: (lambda x: _mod("ops_array").pad(x, [[1, 0], [2, 1]], constant_values=0.5),
+                                     [_r(2, 3)]))
+def _(op, d):
+    x, p, v = op.inputs
+    pv = _static_value(p)
+    if pv is None:
+        raise LookupError("the gradient of tf.pad needs paddings known while tracing")
+    key = tuple(slice(int(lo), (-int(hi)) if int(hi) else None) for lo, hi in pv.reshape(-1, 2))
+    dx = ops.getitem(d[0], key)
+    dv = ops.subtract(ops.reduce_sum(d[0]), ops.reduce_sum(dx)) if v.dtype.is_floating else None
+    return [dx, None, dv]
+
+
+def _seg_sum_grad(op, d):
+    data, ids = op.inputs[0], op.inputs[1]
+    if not data.dtype.is_floating:
+        return [None] * len(op.inputs)
+    return [ops.gather(d[0], ids)] + [None] * (len(op.inputs) - 1)
+
+
+register_gradient("SegmentSum", lambda: (lambda x: _mod("ops_array").segment_sum(x, ops.convert_to_tensor([0, 0, 1])),
+                                         [_r(3, 2)]))(_seg_sum_grad)
+register_gradient("UnsortedSegmentSum", lambda: (
+    lambda x: _mod("ops_array").unsorted_segment_sum(x, ops.convert_to_tensor([2, 0, 2]), 3), [_r(3, 2)]))(_seg_sum_grad)
+
+
+def _gather_nd_grad_kernel(g, idx, p):
+    z = np.zeros_like(np.asarray(p))
+    idx = np.asarray(idx)
+    np.add.at(z, tuple(np.moveaxis(idx, -1, 0)), np.asarray(g))
+    return z
+
+
+GATHER_ND_GRAD = ops.define("GatherNdGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _gather_nd_grad_kernel)
+
+
+@register_gradient("GatherNdGrad")
+def _(op, d):
+    return [ops.apply1(_op("GatherNd"), [d[0], op.inputs[1]], {"batch_dims": 0}), None, None]
+
+
+@register_gradient("GatherNd", lambda: (
+    lambda x: _mod("ops_array").gather_nd(x, ops.convert_to_tensor([[0, 1], [2, 0], [0, 1]])), [_r(3, 2)]))
+def _(op, d):
+    p, idx = op.inputs
+    if op.attrs.get("batch_dims"):
+        raise LookupError("No gradient defined for gather_nd with batch_dims")
+    return [ops.apply1(GATHER_ND_GRAD, [d[0], idx, p]), None]
+
+
+def _t2(m):
+    r = m.shape.rank
+    perm = list(range(r - 2)) + [r - 1, r - 2] if r is not None else None
+    return ops.transpose(m, perm)
+
+
+@register_gradient("MatrixInverse", lambda: (lambda x: _mod("ops_linalg").inv(x),
+                                             [np.eye(3) * 2 + _r(3, 3) * 0.3]))
+def _(op, d):
+    if op.attrs.get("adjoint"):
+        raise LookupError("No gradient defined for MatrixInverse with adjoint=True")
+    y = op.outputs[0]
+    return [ops.negative(ops.matmul(ops.matmul(y, d[0], transpose_a=True), y, transpose_b=True))]
+
+
+@register_gradient("MatrixDeterminant", lambda: (lambda x: _mod("ops_linalg").det(x),
+                                                 [np.eye(3) * 2 + _r(3, 3) * 0.3]))
+def _(op, d):
+    x = op.inputs[0]
+    y = op.outputs[0]
+    inv_t = _t2(ops.apply1(_op("MatrixInverse"), [x]))
+    s = ops.expand_dims(ops.expand_dims(ops.multiply(d[0], y), -1), -1)
+    return [ops.multiply(s, inv_t)]
+
+
+@register_gradient("MatrixDiagPart", lambda: (lambda x: _mod("ops_linalg").diag_part(x), [_r(3, 3)]))
+def _(op, d):
+    x = op.inputs[0]
+    dims = x.shape.dims
+    if dims is None or dims[-1] != dims[-2] or dims[-1] is None:
+        raise LookupError("the gradient of diag_part needs square matrices of static shape")
+    return [ops.apply1(_op("MatrixDiag"), [d[0]], {})]
+
+
+@register_gradient("MatrixDiag", lambda: (lambda x: _mod("ops_linalg").diag(x), [_r(2, 3)]))
+def _(op, d):
+    return [ops.apply1(_op("MatrixDiagPart"), [d[0]])]
