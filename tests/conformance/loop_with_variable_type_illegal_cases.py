@@ -4,7 +4,9 @@ import autograph_cli.tf as tf
 from conformance.harness import Py, case, illegal
 
 DTYPE = r"'{}' has dtype int32 before the loop, but dtype float32 after one iteration"
-SHAPE = r"'{}' has shape \(\d*,?\) before the loop, but shape \(\d*,?\) after one iteration"
+# TensorFlow: "'t' has shape (1,) before the loop, but shape (2,) after one iteration" (older) or
+# "... has shape (2,) after one iteration, which does not conform to its shape invariant (1,)"
+SHAPE = r"'{}' has shape .*after one iteration"
 
 
 def dtype_changes_for(n):
@@ -72,11 +74,10 @@ def python_int_to_float(n):
 CASES = [
     illegal(dtype_changes_for, 2, raises=TypeError, match=DTYPE.format("t")),
     illegal(dtype_changes_while, 2, raises=TypeError, match=DTYPE.format("t")),
-    illegal(shape_changes_for, 2, raises=ValueError, match=SHAPE.format("t") + r".*does not conform|"
-            + SHAPE.format("t")),
+    illegal(shape_changes_for, 2, raises=ValueError, match=SHAPE.format("t")),
     illegal(shape_changes_while, 2, raises=ValueError, match=SHAPE.format("t")),
     case(shape_invariant_allows_growth, 3),
-    illegal(rank_changes, 2, raises=ValueError, match=r"'t' has shape \(2,\) before the loop, but shape \(2, 2\)"),
+    illegal(rank_changes, 2, raises=ValueError, match=r"'t' has shape (\(2,\) before the loop, but shape )?\(2, 2\)"),
     illegal(dtype_changes_in_cond_inside_loop, 3, raises=TypeError, match=r"'t' has dtype (int32|float32) in the (if|main) branch, but "
             r"dtype (float32|int32) in the else branch|'t' has dtype int32 before the loop, but dtype float32"),
     illegal(python_int_to_float, 2, raises=TypeError, match=r"'x' has dtype int32 before the loop, but dtype float32",
