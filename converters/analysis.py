@@ -347,6 +347,10 @@ class _Analyzer(FastVisitor):
     def visit_BooleanOperation(self, node):
         self.info.has_control_flow = True
 
+    def visit_Comparison(self, node):
+        if len(node.comparisons) > 1:
+            self.info.has_control_flow = True  # a chain is an `and`
+
     def visit_UnaryOperation(self, node):
         if isinstance(node.operator, cst.Not):
             self.info.has_control_flow = True

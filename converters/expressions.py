@@ -53,6 +53,9 @@ def _cannot_defer(node) -> bool:
     return finder.found
 
 
+_REPEATABLE = (cst.Name, cst.Integer, cst.Float, cst.SimpleString)
+
+
 class ExpressionConverter(FastTransformer):
     """Rewrites one expression or simple statement."""
 
@@ -87,6 +90,22 @@ class ExpressionConverter(FastTransformer):
         name = "and_" if op is cst.And else "or_"
         args = [operands[0]] + [n.lam(_strip_parens(o)) for o in operands[1:]]
         return _keep_parens(updated, n.ag_call(name, *args))
+
+    def leave_Comparison(self, original, updated):
+        """``a < b < c`` -> ``ag__.and_(a < b, lambda: b < c)``: the same
+        value and short-circuit, and a staged ``and`` on tensors. Only when
+        the operands compared twice are names or literals (evaluating them
+        again changes nothing); other chains stay as they are."""
+        parts = updated.comparisons
+        if len(parts) < 2 or not all(isinstance(p.comparator, _REPEATABLE) for p in parts[:-1]):
+            return updated
+        pairs = []
+        left = updated.left
+        for p in parts:
+            pairs.append(cst.Comparison(left=left, comparisons=[p.with_changes(comparator=p.comparator)]))
+            left = p.comparator
+        args = [pairs[0]] + [n.lam(pair) for pair in pairs[1:]]
+        return _keep_parens(updated, n.ag_call("and_", *args))
 
     def leave_UnaryOperation(self, original, updated):
         if isinstance(updated.operator, cst.Not):

@@ -648,3 +648,25 @@ def test_a_path_falling_off_the_end_is_tensorflows_error_not_zeros():
     assert f(5) is None
     with pytest.raises(ValueError, match="else branch must also have a return statement"):
         tf.function(f)(tf.constant(5))
+
+
+def test_chained_comparisons_stage_as_and():
+    def between(x, y, z):
+        return x < y <= z
+
+    staged = tf.function(between)
+    for args in [(1, 2, 3), (2, 1, 3), (1, 3, 2), (1, 2, 2)]:
+        assert bool(staged(*[tf.constant(a) for a in args]).numpy()) == between(*args)
+
+
+def test_tensorflow_modules_the_facade_lacks_fail_where_used():
+    strategy = tf.distribute.MirroredStrategy  # naming it (at import time, say) works
+
+    class Custom(tf.distribute.Strategy):  # and so does subclassing
+        pass
+
+    assert not isinstance(Custom, strategy)
+    with pytest.raises(NotImplementedError, match="tf.distribute.MirroredStrategy is not supported"):
+        strategy()
+    with pytest.raises(AttributeError):
+        tf.no_such_op

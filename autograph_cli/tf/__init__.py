@@ -136,7 +136,44 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module("autograph_cli.tf.keras")
+    if name in _TENSORFLOW_MODULES:
+        # a TensorFlow module this facade does not provide: usable as a name
+        # (module-level references import), an error where it is used
+        return _unsupported(f"tf.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# TensorFlow's public modules: a program that names one (at import time, say)
+# still imports; using what it holds raises NotImplementedError there.
+_TENSORFLOW_MODULES = frozenset("""
+    audio autodiff bitwise compat debugging distribute dtypes estimator experimental feature_column graph_util
+    image initializers io linalg lite lookup losses metrics mixed_precision mlir optimizers profiler quantization
+    queue ragged raw_ops saved_model sets signal sparse summary sysconfig test tpu train types version xla
+""".split())
+
+
+class _UnsupportedMeta(type):
+    def __getattr__(cls, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return _unsupported(f"{cls.__qualname__}.{attr}")
+
+    def __call__(cls, *args, **kwargs):
+        raise NotImplementedError(f"{cls.__qualname__} is not supported by autograph_cli's TensorFlow facade")
+
+    def __instancecheck__(cls, instance):
+        return False
+
+    def __repr__(cls):
+        return f"<unsupported {cls.__qualname__}>"
+
+
+def _unsupported(qualname):
+    """A stand-in for a TensorFlow name the facade does not have: attribute
+    access gives further stand-ins, subclassing works, calling raises."""
+    cls = _UnsupportedMeta(qualname.rpartition(".")[2], (), {"__module__": "autograph_cli.tf"})
+    cls.__qualname__ = qualname
+    return cls
 strings = _types.SimpleNamespace(join=_ops.string_join, as_string=_ops.as_string)
 
 
