@@ -8,13 +8,13 @@ too. Until ``set_verbosity`` is called the verbosity is read from the
 """
 from __future__ import annotations
 
-import logging
 import os
 import sys
 
 __all__ = ["get_verbosity", "log", "set_verbosity"]
 
-logger = logging.getLogger("autograph_cli")
+# (logging is imported only when a message is emitted: the converter loads
+# this module, and modules it imports are never converted by the hook)
 _verbosity: int | None = None
 _echo = False
 
@@ -37,6 +37,8 @@ def get_verbosity() -> int:
 def log(level: int, message: str) -> None:
     if get_verbosity() < level:
         return
-    logger.info(message)
+    import logging
+
+    logging.getLogger("autograph_cli").info(message)
     if _echo:
         print(message, file=sys.stdout)

@@ -63,7 +63,8 @@ def compile_result(result: converters.ConversionResult, *, line_offset: int = 0,
 _HAS_QUALNAME = hasattr(types.CodeType, "co_qualname")  # 3.11+
 
 
-def requalify(code: types.CodeType, renames: dict, generated, qualname: str = "") -> types.CodeType:
+def requalify(code: types.CodeType, renames: dict, generated, qualname: str = "",
+              helpers: set | None = None) -> types.CodeType:
     """``code`` with the qualified names Python gives the user's objects.
 
     Converted code defines the user's functions and classes inside generated
@@ -77,6 +78,7 @@ def requalify(code: types.CodeType, renames: dict, generated, qualname: str = ""
     code takes the name of the function it belongs to, so that frames (in
     tracebacks, ``sys._getframe(1).f_code.co_name``) show the user's name.
     ``qualname`` is ``code``'s own (read from the code objects on 3.11+).
+    The new code objects of the helpers and renamed scopes go into ``helpers``.
     """
     generated = frozenset(generated)
     heads = {prefix[0] for prefix in renames}
@@ -128,7 +130,10 @@ def requalify(code: types.CodeType, renames: dict, generated, qualname: str = ""
             last = new.rpartition(".")[2]
             if last != c.co_name and old.rpartition(".")[2] == c.co_name:
                 kw["co_name"] = last
-        return c.replace(**kw) if kw else c
+        out = c.replace(**kw) if kw else c
+        if helpers is not None and (c.co_name in generated or c.co_name in heads):
+            helpers.add(out)
+        return out
 
     return walk(code, qualname)
 

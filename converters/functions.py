@@ -374,6 +374,13 @@ def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts
     if ctx.info.generator:
         forwarded = cst.Yield(value=cst.From(item=forwarded), lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     stub = n.anchored(n.line(cst.Return(value=forwarded)), first_line)
+    # An error leaving the function: its traceback shows the function once
+    # (see operators.trim_traceback), not the stub and the functional form.
+    trim = n.anchored(n.expr_stmt(n.ag_call("trim_traceback")), first_line)
+    reraise = n.anchored(n.line(cst.Raise()), first_line)
+    handler = cst.ExceptHandler(body=cst.IndentedBlock(body=[trim, reraise]), type=n.name("BaseException"))
+    handler = handler.with_changes(leading_lines=n.anchored(n.line(cst.Pass()), first_line).leading_lines)
+    stub = n.anchored(cst.Try(body=cst.IndentedBlock(body=[stub]), handlers=[handler]), first_line)
     guard = n.if_(n.not_(n.ag("fast")), [stub])
     body = [*doc, n.anchored(guard, first_line), n.anchored(stmts[0], first_line), *stmts[1:]]
     header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()

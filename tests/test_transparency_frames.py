@@ -311,3 +311,66 @@ def test_functions_without_source_are_logged_under_verbosity(forced, caplog, cap
         _logging.set_verbosity(0)
     assert any("made_here runs as it is" in r.getMessage() for r in caplog.records)
     assert "made_here runs as it is" in capsys.readouterr().out
+
+
+# -- 4. frames -------------------------------------------------------------------------
+
+
+def test_traceback_shows_each_function_once_at_the_users_line(hook_import, forced):
+    mod = hook_import("""\
+        def boom(xs):
+            for x in xs:
+                if x:
+                    raise ValueError(x)
+
+
+        def outer(xs):
+            if xs:
+                return boom(xs)
+
+
+        def count(n):
+            if n == 0:
+                raise KeyError(n)
+            return count(n - 1)
+        """)
+    import traceback
+
+    with pytest.raises(ValueError) as info:
+        mod.outer([0, 1])
+    own = [(f.name, f.lineno) for f in traceback.extract_tb(info.value.__traceback__)
+           if f.filename == mod.__file__]
+    assert own == [("outer", 9), ("boom", 4)]
+    with pytest.raises(KeyError) as info:
+        mod.count(2)
+    own = [(f.name, f.lineno) for f in traceback.extract_tb(info.value.__traceback__)
+           if f.filename == mod.__file__]
+    assert own == [("count", 15), ("count", 15), ("count", 14)]
+    # nothing of ours in between
+    assert all("autograph_cli" not in f.filename for f in traceback.extract_tb(info.value.__traceback__)[1:])
+
+
+def test_reraise_keeps_the_traceback_it_was_given(hook_import, forced):
+    # (six.reraise: the re-raised traceback is the given one, one entry deeper)
+    mod = hook_import("""\
+        def reraise(tp, value, tb=None):
+            try:
+                if value is None:
+                    value = tp()
+                if value.__traceback__ is not tb:
+                    raise value.with_traceback(tb)
+                raise value
+            finally:
+                value = None
+                tb = None
+        """)
+    e = Exception("blah")
+    try:
+        raise e
+    except Exception:
+        tp, val, tb = sys.exc_info()
+    try:
+        mod.reraise(tp, val, tb)
+    except Exception:
+        tb2 = sys.exc_info()[2]
+    assert tb2.tb_next.tb_next is tb

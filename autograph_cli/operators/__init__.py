@@ -36,7 +36,7 @@ from autograph_cli.operators._control_flow import (
     retval,
     while_stmt,
 )
-from autograph_cli.operators._calls import converted, do_not_convert, functional
+from autograph_cli.operators._calls import converted, do_not_convert, functional, trim_traceback
 
 __all__ = [
     "NO_RETURN",
@@ -61,6 +61,7 @@ __all__ = [
     "not_",
     "or_",
     "register_backend",
+    "trim_traceback",
     "retval",
     "unregister_backend",
     "while_stmt",

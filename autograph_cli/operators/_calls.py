@@ -8,6 +8,7 @@ overload; the standard library, numpy, our own runtime and anything marked
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import threading
 import types
@@ -140,8 +141,49 @@ def _compile_functional(module_globals: dict) -> None:
         if k:
             q = k.rpartition("@")[0] or k
             renames[(_FUNCTIONAL_PREFIX + k.replace(".", "__").replace("@", "__") + "__",)] = q
-    code = requalify(compile_lines(source, line_map, filename), renames, generated.split(",") if generated else ())
+    helpers = set()
+    code = requalify(compile_lines(source, line_map, filename), renames, generated.split(",") if generated else (),
+                     helpers=helpers)
+    _machinery.update(helpers)
     exec(code, module_globals)
+
+
+# The code objects of lazy functional forms and their helpers (if_body_N ...).
+_machinery: "weakref.WeakSet[types.CodeType]" = weakref.WeakSet()
+_OPERATORS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def trim_traceback() -> None:
+    """Called by a lazy stub (``except BaseException: ag__.trim_traceback();
+    raise``) while an error leaves its function: the traceback's entries
+    for the stub, its functional form, the operators and the helpers become
+    one entry, the innermost of the function's own (a helper's frame, named
+    after the function, at the user's line), so that the traceback shows
+    the function once, as Python's does. (A bare ``raise`` adds no entry of
+    its own on 3.11+; before, the traceback is left as it is.)"""
+    exc = sys.exc_info()[1]
+    tb = getattr(exc, "__traceback__", None)
+    if tb is None or tb.tb_frame is not sys._getframe(1):
+        return
+    # Only this call's own frames: each called by the stub or by another of
+    # them (a recursive call's frames are its own stub's to trim).
+    own = {id(tb.tb_frame)}
+    keep = frame = None
+    entry = tb.tb_next
+    while entry is not None:
+        frame = entry.tb_frame
+        code = frame.f_code
+        if id(frame.f_back) not in own:
+            break
+        if code in _machinery:
+            keep = entry
+        elif not code.co_filename.startswith(_OPERATORS_DIR):
+            break
+        own.add(id(frame))
+        entry = entry.tb_next
+    del frame
+    if keep is not None:
+        exc.__traceback__ = types.TracebackType(entry, keep.tb_frame, keep.tb_lasti, keep.tb_lineno)
 
 
 def converted(func):
