@@ -578,3 +578,22 @@ def test_traced_train_step_speed_against_eager():
     te = min(per_call(step) for _ in range(3))
     print(f"train step per call: traced {tt * 1e6:.1f} us, eager {te * 1e6:.1f} us, ratio {te / tt:.1f}x")
     assert tt < te
+
+
+def test_functional_while_loop_and_cond_persistent_tape_and_jacobian():
+    def body(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, tf.sin(v) * x), [tf.constant(0), x])[1]
+            z = tf.cond(tf.reduce_sum(x) > 0, lambda: y * 2.0, lambda: y * 3.0)
+        return tape.gradient(z, x), tape.gradient(y, x), tape.jacobian(z, x)
+
+    for xv in ([0.5, -0.2], [-0.5, 0.2]):
+        x = tf.constant(xv, dtype=tf.float64)
+        eager = body(x)
+        traced = tf.function(body)(x)
+        for a, b in zip(eager, traced):
+            assert np.allclose(a.numpy(), b.numpy(), atol=1e-12)
+        num = _numeric(lambda t: tf.reduce_sum(tf.while_loop(
+            lambda i, v: i < 3, lambda i, v: (i + 1, tf.sin(v) * t), [tf.constant(0), t])[1]), [np.array(xv)])
+        assert np.allclose(traced[1].numpy(), num[0], atol=1e-6)
