@@ -597,3 +597,20 @@ def test_functional_while_loop_and_cond_persistent_tape_and_jacobian():
         num = _numeric(lambda t: tf.reduce_sum(tf.while_loop(
             lambda i, v: i < 3, lambda i, v: (i + 1, tf.sin(v) * t), [tf.constant(0), t])[1]), [np.array(xv)])
         assert np.allclose(traced[1].numpy(), num[0], atol=1e-6)
+
+
+def test_a_loop_that_assigns_a_variable_it_reads_is_refused_with_its_line():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for i in tf.range(3):
+                y = y * v
+                v.assign_add(1.0)
+        return tape.gradient(y, x)
+
+    with pytest.raises(NotImplementedError, match=r"test_gradients_in_function.py:\d+: cannot differentiate .* loop"):
+        f(tf.constant(2.0))

@@ -615,6 +615,34 @@ def _symbolic_result(t):
     return t
 
 
+def _check_replayable(node, what):
+    """The backward pass replays a region: refuse when the region assigns a
+    variable it also reads (the replay would read the final value)."""
+    from .variables import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ
+
+    assigned, read = {}, set()
+
+    def visit(block):
+        for n in block.nodes:
+            if n.opdef in (ASSIGN, ASSIGN_ADD, ASSIGN_SUB):
+                assigned[id(n.attrs["var"])] = n.attrs["var"]
+            elif n.opdef is READ:
+                read.add(id(n.attrs["var"]))
+            for r in n.regions:
+                if r is not None:
+                    visit(r)
+
+    for r in node.regions:
+        if r is not None:
+            visit(r)
+    both = [v for k, v in assigned.items() if k in read]
+    if both:
+        where = f"{node.location[0]}:{node.location[1]}: " if node.location else ""
+        raise NotImplementedError(
+            f"{where}cannot differentiate through this staged {what}: it assigns the variable "
+            f"{both[0].name!r} and reads it; its gradient would replay the {what} with the variable's final value")
+
+
 # ------------------------------------------------------------------- cond
 def _cond_grad(node, dys, bctx):
     from .control_flow import COND
@@ -627,6 +655,7 @@ def _cond_grad(node, dys, bctx):
     R = [(v, t) for v, t in rreads if bctx.watched(v)]
     if not F and not R:
         return [None] * len(node.inputs), ()
+    _check_replayable(node, "conditional")
     seeds_idx = [i for i, d in enumerate(dys) if d is not None]
     blocks = []
     for region in node.regions:
@@ -750,6 +779,7 @@ def _loop_grad(node, dys, bctx):
     n_in = len(node.inputs)
     if not diff and not F and not R and not item_diff:
         return [None] * n_in, ()
+    _check_replayable(node, "loop")
     info = _ensure_acc(node, diff)
     acc = info.acc
     pushed = info.pushed
@@ -883,12 +913,22 @@ def custom_gradient(f=None):
     if f is None:
         return custom_gradient
 
+    import inspect
+
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
         from .variables import Variable
 
         with _Paused():
             ys, grad_fn = f(*args, **kwargs)
+        try:
+            takes_vars = "variables" in inspect.signature(grad_fn).parameters
+        except (TypeError, ValueError):
+            takes_vars = False
+        if takes_vars:
+            raise NotImplementedError(
+                "tf.custom_gradient with a grad_fn taking `variables` is not supported by this runtime: pass the "
+                "variables' values as tensor arguments instead")
         xs = []
         for a in nest.flatten(list(args)):
             if isinstance(a, Variable):
