@@ -20,4 +20,7 @@ def convert(small):
     args = [small.test]
     if small.msg is not None and not _cannot_defer(small.msg):
         args.append(n.lam(small.msg))
-    return small.with_changes(test=n.ag_call("assert_stmt", *args))
+    changes = {"test": n.ag_call("assert_stmt", *args)}
+    if not small.whitespace_after_assert.value:  # assert(x): the call needs a space
+        changes["whitespace_after_assert"] = cst.SimpleWhitespace(" ")
+    return small.with_changes(**changes)

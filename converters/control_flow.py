@@ -299,6 +299,8 @@ class ControlFlowConverter:
             defs.append(extra_def)
             extra_ref = n.name(extra_name)
         iterable = self._expr(stmt.iter)
+        if isinstance(iterable, cst.Tuple) and not iterable.lpar:  # for x in a, b: one argument
+            iterable = iterable.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         state = sorted(body.bound & (live_after | body.live_in | set(ctx.loop_flags.get(stmt, ())))) + _composites(body.bound)
         body_name, body_def = self._helper("loop_body", line, (item,), body)
         defs.append(body_def)

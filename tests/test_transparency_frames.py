@@ -374,3 +374,24 @@ def test_reraise_keeps_the_traceback_it_was_given(hook_import, forced):
     except Exception:
         tb2 = sys.exc_info()[2]
     assert tb2.tb_next.tb_next is tb
+
+
+# -- syntax met in third-party suites --------------------------------------------------
+
+
+def test_parenthesised_assert_and_bare_tuple_iterables(hook_import, forced):
+    mod = hook_import("""\
+        def f(a, b):
+            assert(a)
+            assert(a), "message"
+            out = []
+            for name in "keys", "values":
+                if name:
+                    out.append(name)
+            for x in *a, *b:
+                if x:
+                    out.append(x)
+            return out
+        """)
+    assert "ag__" in vars(mod)  # (converted, not imported as written)
+    assert mod.f([1], [2]) == ["keys", "values", 1, 2]
