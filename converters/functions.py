@@ -378,7 +378,8 @@ def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts
     # (see operators.trim_traceback), not the stub and the functional form.
     trim = n.anchored(n.expr_stmt(n.ag_call("trim_traceback")), first_line)
     reraise = n.anchored(n.line(cst.Raise()), first_line)
-    handler = cst.ExceptHandler(body=cst.IndentedBlock(body=[trim, reraise]), type=n.name("BaseException"))
+    handler = cst.ExceptHandler(body=cst.IndentedBlock(body=[trim, reraise]),
+                                whitespace_after_except=cst.SimpleWhitespace(""))  # (bare: the least bytecode)
     handler = handler.with_changes(leading_lines=n.anchored(n.line(cst.Pass()), first_line).leading_lines)
     stub = n.anchored(cst.Try(body=cst.IndentedBlock(body=[stub]), handlers=[handler]), first_line)
     guard = n.if_(n.not_(n.ag("fast")), [stub])
