@@ -78,7 +78,7 @@ def _unpack(root: Path, name: str) -> Path:
 def _pytest(cwd: Path, plugins: Path, args: list, convert: list | None, forced: bool):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "AUTOGRAPH_", "COV_"))}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPATH"] = str(plugins)
+    env["PYTHONPATH"] = os.pathsep.join([str(plugins), *filter(None, [os.environ.get("PYTHONPATH")])])
     env["PYTHONHASHSEED"] = "0"
     env["AUTOGRAPH_TIER_FORCE"] = "1" if forced else "0"
     pytest_args = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", "-p", "autograph_tier"]
