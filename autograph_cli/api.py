@@ -104,19 +104,29 @@ def requalify(code: types.CodeType, renames: dict, generated, qualname: str = ""
             i += 1
         return ".".join(out) if changed else None
 
-    def walk(c: types.CodeType, qual: str) -> types.CodeType:
+    def walk(c: types.CodeType, qual: str):
+        """(new code, its old qualname, its new qualname or None)."""
         old = c.co_qualname if _HAS_QUALNAME else qual
         new = fix(old)
         is_class = not c.co_flags & 0x1  # no CO_OPTIMIZED: a class body (or a module)
+        children = {}
+        for k in c.co_consts:
+            if isinstance(k, types.CodeType):
+                sep = "." if is_class or not qual else ".<locals>."
+                children[k] = walk(k, f"{qual}{sep}{k.co_name}" if qual else k.co_name)
+        # The strings that are qualnames: a class body's own (it stores
+        # __qualname__) and, before 3.11, those MAKE_FUNCTION takes (a child's).
+        # No other string is touched (a user's "f" stays "f").
+        names = {o: n for _, o, n in children.values() if n is not None}
+        if is_class and new is not None:
+            names[old] = new
         consts = []
         changed = False
         for k in c.co_consts:
             if isinstance(k, types.CodeType):
-                sep = "." if is_class or not qual else ".<locals>."
-                nk = walk(k, f"{qual}{sep}{k.co_name}" if qual else k.co_name)
-            elif type(k) is str and k:
-                f = fix(k)
-                nk = k if f is None else f
+                nk = children[k][0]
+            elif type(k) is str and k in names:
+                nk = names[k]
             else:
                 nk = k
             changed = changed or nk is not k
@@ -133,9 +143,9 @@ def requalify(code: types.CodeType, renames: dict, generated, qualname: str = ""
         out = c.replace(**kw) if kw else c
         if helpers is not None and (c.co_name in generated or c.co_name in heads):
             helpers.add(out)
-        return out
+        return out, old, new
 
-    return walk(code, qualname)
+    return walk(code, qualname)[0]
 
 
 # -- functions ------------------------------------------------------------------

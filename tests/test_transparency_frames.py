@@ -215,6 +215,18 @@ def test_qualnames_under_to_graph(hook_import, forced):
     _check_nested(make, _Outer, make_global, mod.__name__)
 
 
+def test_strings_spelling_a_name_are_left_alone(forced):
+    def fizz(k):
+        class Box:
+            label = "Box"
+        if k:
+            return "fizz", "fizz.<locals>.Box", Box.label, Box.__qualname__
+        return None
+
+    qual = fizz.__qualname__
+    assert autograph_cli.to_graph(fizz)(1) == ("fizz", "fizz.<locals>.Box", "Box", qual + ".<locals>.Box")
+
+
 def _source_file(mod, text):
     # to_graph reads the source: give the exec'd code a real file.
     path = mod.__file__
