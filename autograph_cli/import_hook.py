@@ -260,7 +260,14 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
                     failure = (1, f"internal error, cannot convert ({type(e).__name__}: {e})")
             if result is not None:
                 try:
-                    return compile_result(result, original=source), True
+                    code = compile_result(result, original=source)
+                    # Functions converted in place (nested in one left as it
+                    # is): their helpers and what they define get the user's
+                    # names (api.requalify).
+                    from autograph_cli.api import _IDENTIFIER, requalify
+
+                    generated = converters.pipeline.generated_names(result.code, _IDENTIFIER.findall(source))
+                    return requalify(code, {}, generated), True
                 except (SyntaxError, ValueError) as e:
                     line, why = getattr(e, "lineno", None) or 1, getattr(e, "msg", None) or str(e)
                 if converters.compile_error(source, source_path) is None:

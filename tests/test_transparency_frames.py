@@ -215,6 +215,23 @@ def test_qualnames_under_to_graph(hook_import, forced):
     _check_nested(make, _Outer, make_global, mod.__name__)
 
 
+def test_qualnames_in_functions_converted_in_place_under_the_hook(hook_import, forced):
+    # (outer calls locals(): left as it is, the functions nested in it are
+    # converted in place, in the module's own code)
+    mod = hook_import("""\
+        def outer(flag):
+            seen = locals()
+
+            def make():
+                if flag:
+                    class K:
+                        pass
+                    return K
+            return make
+        """)
+    assert mod.outer(True)().__qualname__ == "outer.<locals>.make.<locals>.K"
+
+
 def test_strings_spelling_a_name_are_left_alone(forced):
     def fizz(k):
         class Box:
