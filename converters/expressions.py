@@ -18,10 +18,11 @@ import libcst as cst
 from . import _nodes as n
 from ._visiting import FastTransformer, FastVisitor
 
-# Builtins whose staged meaning is their Python meaning: calls to them stay as written.
+# Builtins whose staged meaning is their Python meaning: calls to them stay as written
+# (print is not one: Feature.BUILTIN_FUNCTIONS stages it).
 _PLAIN_CALLS = frozenset(
     {
-        "print", "isinstance", "issubclass", "hasattr", "getattr", "setattr", "delattr",
+        "isinstance", "issubclass", "hasattr", "getattr", "setattr", "delattr",
         "type", "id", "repr", "callable", "globals", "hash", "format", "iter", "next",
         "object", "ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError",
         "AssertionError", "StopIteration", "NotImplementedError", "AttributeError",

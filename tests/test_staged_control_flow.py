@@ -670,3 +670,85 @@ def test_tensorflow_modules_the_facade_lacks_fail_where_used():
         strategy()
     with pytest.raises(AttributeError):
         tf.no_such_op
+
+
+def test_builtin_functions_feature_stages_print(capsys):
+    def f(x):
+        for i in tf.range(x):
+            print("i is", i)
+        return x
+
+    staged = tf.function(f, experimental_autograph_options=tf.autograph.experimental.Feature.BUILTIN_FUNCTIONS)
+    staged(tf.constant(3))
+    staged(tf.constant(2))
+    assert capsys.readouterr().out == "i is 0\ni is 1\ni is 2\ni is 0\ni is 1\n"
+    default = tf.function(f)  # TensorFlow's default: Python's print, once, while tracing
+    default(tf.constant(3))
+    default(tf.constant(2))
+    assert capsys.readouterr().out == 'i is Tensor("for_body_arg0:0", shape=(), dtype=int32)\n'
+
+
+def _created_read_on_some_paths(n, flag):
+    for i in tf.range(n):
+        v = i * 2
+    if flag > 0:
+        return v
+    return -1
+
+
+def _created_read_then_dead(n):
+    x = 0
+    for i in tf.range(n):
+        t = i + 1
+    x = x + t  # Python raises here when the loop ran zero times, though x is overwritten
+    x = 7
+    return x
+
+
+def test_loop_created_variables_raise_exactly_where_python_reads_them():
+    staged = tf.function(_created_read_on_some_paths)
+    assert staged(tf.constant(3), tf.constant(1)).numpy() == 4
+    assert staged(tf.constant(0), tf.constant(0)).numpy() == -1  # never read: no error
+    with pytest.raises(UnboundLocalError, match="'v' is used after the loop"):
+        staged(tf.constant(0), tf.constant(1))
+    staged = tf.function(_created_read_then_dead)
+    assert staged(tf.constant(2)).numpy() == 7
+    with pytest.raises(UnboundLocalError, match="'t' is used after the loop"):
+        staged(tf.constant(0))
+
+
+def test_iterators_inside_functions():
+    ds = tf.data.Dataset.range(5)
+
+    @tf.function
+    def first_two(ds):
+        it = iter(ds)  # a new iterator at every call, as TensorFlow's
+        a = next(it)
+        return a + next(it)
+
+    assert first_two(ds).numpy() == 1
+    assert first_two(ds).numpy() == 1
+
+    @tf.function
+    def total(it):
+        s = tf.constant(0, tf.int64)
+        for x in it:  # an iterator made outside: a staged loop over what remains
+            s += x
+        return s
+
+    it = iter(ds)
+    next(it)
+    assert total(it).numpy() == 1 + 2 + 3 + 4
+
+
+def test_a_python_loop_over_an_iterator_while_tracing_fails_fast():
+    ds = tf.data.Dataset.range(3)
+
+    def endless(ds):
+        s = tf.constant(0, tf.int64)
+        for x in iter(ds):  # not converted: Python's own loop, whose end only the graph knows
+            s += x
+        return s
+
+    with pytest.raises(TypeError, match="more than 10000 times on a dataset iterator"):
+        tf.function(endless, autograph=False)(ds)

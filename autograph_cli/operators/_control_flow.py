@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from autograph_cli.operators._dispatch import State, _by_type, _resolve, _ReturnMarker
+from autograph_cli.operators._dispatch import State, _by_type, _resolve, _ReturnMarker, registered_backends
 
 
 def _backend(value):
@@ -140,11 +140,12 @@ def _unbound_local(exc: NameError):
     while tb.tb_next is not None:
         tb = tb.tb_next
     frame = tb.tb_frame
+    between = _between_files()
     while name not in frame.f_code.co_cellvars:
         caller = frame.f_back
-        if name not in frame.f_code.co_freevars or caller is None or caller.f_code.co_filename != _HERE:
-            return None  # not raised in a helper an operator called
-        while caller is not None and caller.f_code.co_filename == _HERE:
+        if name not in frame.f_code.co_freevars or caller is None or caller.f_code.co_filename not in between:
+            return None  # not raised in a helper an operator (or its backend) called
+        while caller is not None and caller.f_code.co_filename in between:
             caller = caller.f_back
         if caller is None:
             return None
@@ -160,6 +161,18 @@ def _unbound_local(exc: NameError):
 
 
 _HERE = __file__
+
+
+def _between_files() -> set:
+    """The files whose frames may sit between a converted function and its
+    helpers: the operators', and the registered backends' modules."""
+    files = {_HERE}
+    for b in registered_backends():
+        module = sys.modules.get(type(b).__module__)
+        f = getattr(module, "__file__", None)
+        if f:
+            files.add(f)
+    return files
 
 
 def _raise_at_statement(exc, body):

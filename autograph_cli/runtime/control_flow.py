@@ -7,7 +7,7 @@ test and body blocks. The compiler turns them into Python `if`/`while`/`for`.
 from __future__ import annotations
 
 import builtins
-import re
+import sys
 
 import numpy as np
 
@@ -64,13 +64,11 @@ def _placeholder_for(v):
     does not exist yet; None if ``v`` has no typed form."""
     if isinstance(v, TensorArray):
         return None
-    if isinstance(v, (bool, int, float, np.generic)) or _is_tensorish(v):
-        return _dummy_like(v)
-    if nest.is_nested(v):
-        leaves = nest.flatten(v)
-        if leaves and all(isinstance(x, (bool, int, float, np.generic)) or _is_tensorish(x) for x in leaves):
-            return _dummy_like(v)
-    return None
+    leaves = nest.flatten(v) if nest.is_nested(v) else [v]
+    if not leaves or not all(isinstance(x, (bool, int, float, np.generic)) or _is_tensorish(x) for x in leaves):
+        return None
+    return _dummy_like(nest.map_structure(
+        lambda x: convert_to_tensor(x) if isinstance(x, (bool, int, float, np.generic)) else x, v))
 
 
 def _is_tensorish(v):
@@ -177,7 +175,7 @@ def _dummy_like(v):
     out = []
     for x in flat:
         if isinstance(x, Tensor) or hasattr(x, "_as_tensor"):
-            t = x if isinstance(x, Tensor) else x._as_tensor()
+            t = x if isinstance(x, Tensor) else x._value if isinstance(x, LoopBound) else x._as_tensor()
             out.append(_zeros_for(t))
         else:
             out.append(x)
@@ -353,8 +351,51 @@ CHECK_BOUND = ops.define(
     "CheckBound",
     lambda i, a: [(i[0].dtype, i[0].shape)],
     _check_bound_kernel,
+    effect=True,  # a read: it runs where the program reads, even if the value is not used further
     nofold=True,
 )
+
+
+class LoopBound:
+    """A variable a staged loop bound, after the loop: every use (where it
+    is used, when the graph runs there) checks that the loop ran, as
+    Python's read of a variable no iteration bound raises."""
+
+    __slots__ = ("_value", "_iterations", "_message")
+
+    def __init__(self, value, iterations, message):
+        self._value, self._iterations, self._message = value, iterations, message
+
+    def _as_tensor(self):
+        return ops.apply1(CHECK_BOUND, [self._value, self._iterations], {"message": self._message})
+
+    @property
+    def dtype(self):
+        return self._value.dtype
+
+    @property
+    def shape(self):
+        return self._value.shape
+
+    def __bool__(self):
+        return bool(self._as_tensor())
+
+    def __repr__(self):
+        return f"<{self._value!r}, bound by a staged loop>"
+
+
+def _loop_bound_op(name):
+    def op(self, *args):
+        return getattr(self._as_tensor(), name)(*args)
+
+    op.__name__ = name
+    return op
+
+
+for _name in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow matmul rmatmul "
+              "lt le gt ge eq ne and rand or ror xor rxor neg pos abs invert getitem len iter index int float").split():
+    setattr(LoopBound, f"__{_name}__", _loop_bound_op(f"__{_name}__"))
+LoopBound.__hash__ = None
 
 
 def _counted(names, init_values, test_fn, body_fn, extra_test_fn=None):
@@ -390,7 +431,7 @@ def _bind_created(names, init_values, values, results, location):
 
             def check(t, message=message):
                 if isinstance(t, Tensor) and not isinstance(t, EagerTensor):
-                    return ops.apply1(CHECK_BOUND, [t, iterations], {"message": message})
+                    return LoopBound(t, iterations, message)
                 return t
 
             out[i] = nest.map_structure(check, out[i])
@@ -968,7 +1009,13 @@ class Backend:
         state.set(out)
 
     def for_stmt(self, iterable, extra_test, body, state, opts):
-        from .data import Dataset
+        from .data import Dataset, Iterator
+
+        if isinstance(iterable, Iterator) and ctx.graph is not None:
+            # a dataset iterator made outside the function: the staged loop
+            # takes its remaining elements each time the graph runs
+            it = iterable
+            iterable = Dataset(lambda: it._it, it.element_spec)
 
         if ctx.graph is None or not isinstance(iterable, (SymbolicTensor, Dataset, StagedZip)):
             # eager iteration (datasets outside a trace, TensorArrays ...)
@@ -1101,6 +1148,7 @@ class Backend:
             builtins.sum: _sum,
             builtins.enumerate: _enumerate,
             builtins.zip: _zip,
+            builtins.print: _print,
         }
 
 
@@ -1179,6 +1227,21 @@ def _enumerate(x, start=0):
     return builtins.enumerate(x, start)
 
 
+def _print(*args, sep=" ", end="\n", file=None, flush=False):
+    """print: with experimental_autograph_options=Feature.BUILTIN_FUNCTIONS
+    (or ALL), a print of tensors while tracing is staged, printing their
+    values each time the graph runs (as tf.print); otherwise Python's print,
+    which shows symbolic tensors once, while tracing (TensorFlow's default)."""
+    g = ctx.graph
+    if g is not None and args and getattr(g, "autograph_features", None) \
+            and ({"BUILTIN_FUNCTIONS", "ALL"} & g.autograph_features) \
+            and any(_is_tensorish(x) for x in nest.flatten(list(args))):
+        from .effects import print_
+
+        return print_(*args, output_stream=file if file is not None else sys.stdout, sep=sep, end=end)
+    return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
+
+
 def _zip(*args, **kw):
     if any(_staged(a) for a in args):
         return StagedZip([convert_to_tensor(a) for a in args])
@@ -1232,9 +1295,9 @@ def register():
         from autograph_cli import operators
     except ImportError:  # pragma: no cover
         return
-    from .data import Dataset
+    from .data import Dataset, Iterator
 
-    operators.register_backend((SymbolicTensor, TensorArray, Dataset, StagedZip), BACKEND)
+    operators.register_backend((SymbolicTensor, TensorArray, Dataset, Iterator, StagedZip), BACKEND)
     try:
         from autograph_cli.operators import _calls
 

@@ -366,6 +366,7 @@ class Iterator:
 
     def __next__(self):
         if ctx.graph is not None:
+            _count_next(self)
             outs = ops.apply(ITER_NEXT, [], {"iterator": self})
             return nest.pack_sequence_as(self.element_spec, outs)
         try:
@@ -391,13 +392,77 @@ def _iter(ds):
     return Iterator(ds)
 
 
+#: next() calls one trace may make on iterators before a Python loop over
+#: one is taken for a loop that never ends (its end is known only when the
+#: graph runs).
+MAX_TRACED_NEXT = 10_000
+
+
+def _count_next(iterator):
+    g = ctx.graph
+    n = getattr(g, "_iterator_nexts", 0) + 1
+    g._iterator_nexts = n
+    if n > MAX_TRACED_NEXT:
+        raise TypeError(
+            f"next() was called more than {MAX_TRACED_NEXT} times on a dataset iterator while tracing: a Python "
+            "loop over an iterator cannot end while tracing (the end is known only when the graph runs); keep "
+            "autograph on so that `for x in iterator` becomes a staged loop, or call next() a known number of times."
+        )
+
+
+def _make_iterator_kernel(dataset):
+    return dataset._make_iter()
+
+
+MAKE_ITERATOR = ops.define(
+    "MakeIterator", lambda i, a: [(dt.variant, TensorShape([]))], _make_iterator_kernel, effect=True, nofold=True)
+
+
+def _get_next_kernel(handle, single):
+    try:
+        values = tuple(next(handle))
+    except StopIteration:
+        raise OutOfRangeError(None, "IteratorGetNext", "End of sequence") from None
+    return values[0] if single else values
+
+
+def _get_next_infer(inputs, attrs):
+    return [(s.dtype, s.shape) for s in nest.flatten(attrs["element_spec"])]
+
+
+def _get_next_emit(node, args, bind):
+    return f"{bind(_get_next_kernel)}({args[0]}, {len(node.outputs) == 1})"
+
+
+GET_NEXT = ops.define("IteratorGetNextFromHandle", _get_next_infer, None, emit=_get_next_emit, effect=True,
+                      nofold=True)
+GET_NEXT.kernel = lambda handle, element_spec: _get_next_kernel(handle, len(nest.flatten(element_spec)) == 1)
+
+
+class GraphIterator:
+    """iter(dataset) inside a function: a new iterator every time the graph
+    runs (as TensorFlow's), advanced by each next() the trace made."""
+
+    def __init__(self, dataset):
+        self._dataset = dataset
+        self.element_spec = dataset.element_spec
+        self._handle = ops.apply(MAKE_ITERATOR, [], {"dataset": dataset})[0]
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        _count_next(self)
+        outs = ops.apply(GET_NEXT, [self._handle], {"element_spec": self.element_spec})
+        return nest.pack_sequence_as(self.element_spec, outs)
+
+    def get_next(self):
+        return next(self)
+
+
 def _dataset_iter(self):
     if ctx.graph is not None:
-        raise TypeError(
-            "A dataset cannot be iterated by a Python loop while tracing (the loop would never end): "
-            "keep autograph on so that `for x in dataset` becomes a staged loop, or create the iterator "
-            "outside the function and call next() on it."
-        )
+        return GraphIterator(self)
     return Iterator(self)
 
 

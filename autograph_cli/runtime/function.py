@@ -687,6 +687,7 @@ class Function:
         for name, a in zip(self._params or [f"arg{i}" for i in range(len(args))], args):
             placeholder_args.append(_make_placeholders(graph, a, name, names_used))
         fn = self._traceable()
+        graph.autograph_features = _features(self._autograph_options)
         saved_graph = ctx.graph
         saved_vc = ctx.variable_creation
         ctx.graph = graph
@@ -805,6 +806,16 @@ def _singleton_error():
         "tf.Variable is only created once or created outside tf.function. See "
         "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
     )
+
+
+def _features(options) -> frozenset:
+    """``experimental_autograph_options``: a tf.autograph.experimental.Feature
+    (a name) or a sequence of them, as the set of names."""
+    if options is None:
+        return frozenset()
+    if isinstance(options, str) or not isinstance(options, (list, tuple, set, frozenset)):
+        options = (options,)
+    return frozenset(getattr(o, "value", o) for o in options)
 
 
 def _raise_singleton():

@@ -85,8 +85,8 @@ def collect() -> dict:
         names = []
         for n in _public(ns):
             v = getattr(ns, n)
-            if isinstance(v, types.ModuleType) and prefix == "tf" and n not in vars(tf):
-                continue
+            if prefix == "tf" and (n == "keras" or isinstance(v, types.ModuleType) and n not in vars(tf)):
+                continue  # (tf.keras is loaded on first use: the table never depends on that)
             if isinstance(v, (types.SimpleNamespace, types.ModuleType)):
                 if depth < 2 and not (isinstance(v, types.ModuleType) and not v.__name__.startswith("autograph_cli")):
                     walk(f"{prefix}.{n}", v, depth + 1)

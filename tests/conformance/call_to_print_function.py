@@ -98,5 +98,5 @@ CASES = [
     case(print_tensor_in_loop, 3, xfail="print-at-trace"),
     case(print_mixed_args, 2, xfail="print-at-trace"),
     case(print_in_python_loop_with_tensor_cond, 2, 0),
-    case(tf_print_list, 2, xfail="tf-print-format"),
+    case(tf_print_list, 2),
 ]

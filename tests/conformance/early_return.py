@@ -134,10 +134,10 @@ CASES = [
     case(return_in_while_true, 1, 20, or_error=PY_LOOP_TENSOR_JUMP),
     # TensorFlow raises NotImplementedError here ("break and return statements which depend on a TF
     # condition are not supported in Python for loops"); staging it correctly is accepted too
-    case(return_in_python_loop_tensor_cond, 2, 0, -1, or_error=PY_LOOP_TENSOR_JUMP, xfail="python-loop-tensor-jump"),
+    case(return_in_python_loop_tensor_cond, 2, 0, -1, or_error=PY_LOOP_TENSOR_JUMP),
     illegal(missing_else_return, 1, raises=ValueError,
-            match=r"must also (have a return statement|be returned)", xfail="return-in-one-branch"),
+            match=r"must also (have a return statement|be returned)"),
     illegal(missing_return_in_else, 1, raises=ValueError,
-            match=r"must also (have a return statement|be returned)", xfail="return-in-one-branch"),
+            match=r"must also (have a return statement|be returned)"),
     case(return_none_both, 1, -1),
 ]

@@ -70,7 +70,7 @@ def string_loop_var(n):
 CASES = [
     # TensorFlow raises NotImplementedError for these; staging them correctly is accepted too
     case(tensor_break_in_python_for_over_list, 3, 100, or_error=PY_LOOP_TENSOR_JUMP),
-    case(tensor_return_in_python_for_over_list, 2, 100, or_error=PY_LOOP_TENSOR_JUMP, xfail="python-loop-tensor-jump"),
+    case(tensor_return_in_python_for_over_list, 2, 100, or_error=PY_LOOP_TENSOR_JUMP),
     case(tensor_while_python_body_break, 3, 100, or_error=PY_LOOP_TENSOR_JUMP),
     case(tensor_cond_python_while_condition, 3, 0),
     illegal(loop_var_becomes_none, 2, raises=(ValueError, TypeError), match=r"'v'.*None"),
