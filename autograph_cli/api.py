@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import linecache
+import os
 import re
 import textwrap
 import threading
@@ -154,6 +155,10 @@ _cache_lock = threading.Lock()
 # original code object -> (converted code object, report)
 _code_cache: "weakref.WeakKeyDictionary[types.CodeType, tuple]" = weakref.WeakKeyDictionary()
 _ag_cell = types.CellType(operators)
+
+
+class UnsupportedLanguageElementError(NotImplementedError):
+    """A construct autograph does not convert, under AUTOGRAPH_STRICT_CONVERSION."""
 
 
 class SourceUnavailable(ValueError):
@@ -356,17 +361,46 @@ def convert_for_call(fn):
     as namedtuple's methods are), which simply runs as it is (a line of the
     debug log under ``tf.autograph.set_verbosity(1)``)."""
     try:
-        return to_graph(fn)
+        new = to_graph(fn)
     except SourceUnavailable as e:
         _logging.log(1, f"autograph: {fn.__qualname__} runs as it is ({e})")
         return fn
     except (ValueError, converters.ConversionError) as e:
+        if strict_conversion():
+            raise UnsupportedLanguageElementError(f"autograph could not convert {fn.__qualname__}: {e}") from None
         code = fn.__code__
         if code not in _warned:
             _warned.add(code)
             if fn.__name__ != "<lambda>":
                 warnings.warn(f"autograph could not convert {fn.__qualname__}; it runs as written ({e})", AutoGraphWarning, stacklevel=3)
         return fn
+    if strict_conversion() and isinstance(fn, types.FunctionType):
+        reason = _unsupported_reason(fn)
+        if reason is not None:
+            raise UnsupportedLanguageElementError(
+                f"autograph does not convert {fn.__qualname__} ({reason}); AUTOGRAPH_STRICT_CONVERSION is set")
+    return new
+
+
+def strict_conversion() -> bool:
+    """AUTOGRAPH_STRICT_CONVERSION=1: what would run unconverted raises."""
+    return os.environ.get("AUTOGRAPH_STRICT_CONVERSION", "").lower() in ("1", "true", "yes")
+
+
+def _unsupported_reason(fn):
+    """Why ``fn`` (its own body) runs partly or wholly unconverted, or None."""
+    try:
+        _, report = _convert_code(fn)
+    except (ValueError, converters.ConversionError):
+        return None
+    for r in report:
+        if r.qualname.rpartition(".")[2] != fn.__name__:
+            continue
+        if not r.converted:
+            return r.reason
+        if r.reason and r.reason.startswith("generator"):
+            return "a generator: statements that yield stay Python"
+    return None
 
 
 def to_code(obj, *, fast_path: bool = False) -> str:

@@ -752,3 +752,40 @@ def test_a_python_loop_over_an_iterator_while_tracing_fails_fast():
 
     with pytest.raises(TypeError, match="more than 10000 times on a dataset iterator"):
         tf.function(endless, autograph=False)(ds)
+
+
+def _numbers(n):
+    for i in range(n):
+        yield i
+
+
+def _sum_of_generated(x):
+    s = 0
+    for v in _numbers(3):
+        s += v
+    if x > 0:
+        s += 1
+    return s
+
+
+def test_strict_conversion_makes_unconverted_generators_an_error(monkeypatch):
+    from autograph_cli.api import UnsupportedLanguageElementError
+
+    assert tf.function(_sum_of_generated)(tf.constant(1)).numpy() == 4
+
+    def numbers(n):  # (conversions are cached per function: fresh ones here)
+        for i in range(n):
+            yield i
+
+    def sum_of_generated(x):
+        s = 0
+        for v in numbers(3):
+            s += v
+        if x > 0:
+            s += 1
+        return s
+
+    monkeypatch.setenv("AUTOGRAPH_STRICT_CONVERSION", "1")
+    with pytest.raises(NotImplementedError, match="numbers .*generator") as e:
+        tf.function(sum_of_generated)(tf.constant(1))
+    assert isinstance(e.value, UnsupportedLanguageElementError)

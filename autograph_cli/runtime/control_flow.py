@@ -185,7 +185,11 @@ def _dummy_like(v):
 def _describe(v):
     if isinstance(v, Tensor):
         return f"a {v.dtype.name} tensor of shape {v.shape}"
-    return repr(v) if not isinstance(v, (list, tuple, dict)) else type(v).__name__
+    if isinstance(v, dict):
+        return f"a dict with keys {sorted(map(repr, v))}"
+    if isinstance(v, (list, tuple)):
+        return f"a {type(v).__name__} of {len(v)} element{'s' if len(v) != 1 else ''}"
+    return repr(v)
 
 
 def _leaf_pair(name, x, y, location, branch_names):
@@ -456,7 +460,7 @@ class _LoopFrame:
     def __init__(self, args, lists=None):
         self.shape_invariants = []
         self.args = args
-        self.lists = lists or {}  # id of a Python list loop variable -> its index
+        self.lists = lists or {}  # id of a list the blocks see -> (its loop variable's index, its length)
         self.array_requests: set = set()  # indices of lists the body appends to
 
 
@@ -528,7 +532,7 @@ def _pack_with_args(values, flat, is_var, args):
         lists = _loop_frames[-1].lists
         for i, v in enumerate(packed):
             if type(v) is list:
-                lists[id(v)] = i
+                lists[id(v)] = (i, len(v))
     return packed
 
 
@@ -548,9 +552,10 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
     k = 0
     ai = iter(args)
     for index, (name, vin, vout, fin, fout) in enumerate(zip(names, init_values, out_values, per_var_in, per_var_out)):
-        if type(vin) is list and type(vout) is list and len(vout) > len(vin) and _loop_frames:
-            # the body appended to a list the loop carries: it accumulates,
-            # so the loop is traced again with a TensorArray for it
+        seen = _loop_frames[-1].lists.get(id(vin)) if _loop_frames and type(vin) is list else None
+        if seen is not None and vout is vin and len(vin) > seen[1]:
+            # the body appended to a list the loop carries (in place): it
+            # accumulates, so the loop is traced again with a TensorArray for it
             _loop_frames[-1].array_requests.add(index)
             return []
         if _is_undefined(vin):
@@ -593,6 +598,14 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
                 try:
                     y = convert_to_tensor(y, dtype=arg.dtype)
                 except (TypeError, ValueError) as e:
+                    try:
+                        natural = convert_to_tensor(y).dtype.name
+                    except (TypeError, ValueError):
+                        natural = None
+                    if natural is not None and natural != arg.dtype.name:
+                        raise LoopVariableTypeError(
+                            None, "While", f"{_where(location)}'{name}' has dtype {arg.dtype.name} before the loop, "
+                            f"but dtype {natural} after one iteration") from None
                     raise LoopVariableTypeError(
                         None, "While", f"{_where(location)}'{name}' cannot stay a {arg.dtype.name} tensor in the loop: {e}"
                     ) from None
@@ -696,7 +709,7 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
     for attempt in range(3):
         flat, is_var = _flat_loop(values)
         specs = _specs_for(flat, is_var, invariants)
-        frame = _LoopFrame(None, {id(v): i for i, v in enumerate(values) if type(v) is list})
+        frame = _LoopFrame(None, {id(v): (i, len(v)) for i, v in enumerate(values) if type(v) is list})
         _loop_frames.append(frame)
         del _relax_requests[:]
         failure = None
@@ -1088,7 +1101,7 @@ class Backend:
             if frame is not None and id(lst) in frame.lists:
                 # a list carried by the staged loop being traced accumulates:
                 # it is traced again as a TensorArray (the list stays as it was)
-                frame.array_requests.add(frame.lists[id(lst)])
+                frame.array_requests.add(frame.lists[id(lst)][0])
                 return lst + [value]
             lst.append(value)
             return lst

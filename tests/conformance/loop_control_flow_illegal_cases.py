@@ -75,7 +75,6 @@ CASES = [
     case(tensor_cond_python_while_condition, 3, 0),
     illegal(loop_var_becomes_none, 2, raises=(ValueError, TypeError), match=r"'v'.*None"),
     illegal(loop_var_changes_structure, 2, raises=(ValueError, TypeError), match=r"'v'.*(structure|nest)"),
-    illegal(python_list_grows_in_while, 2, raises=(ValueError, TypeError), match=r"'l'",
-            xfail="illegal-not-rejected"),
+    illegal(python_list_grows_in_while, 2, raises=(ValueError, TypeError), match=r"'l'"),
     illegal(string_loop_var, 2, raises=(ValueError, TypeError), match=r"'s'"),
 ]

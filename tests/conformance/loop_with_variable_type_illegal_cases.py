@@ -80,6 +80,5 @@ CASES = [
     illegal(rank_changes, 2, raises=ValueError, match=r"'t' has shape (\(2,\) before the loop, but shape )?\(2, 2\)"),
     illegal(dtype_changes_in_cond_inside_loop, 3, raises=TypeError, match=r"'t' has dtype (int32|float32) in the (if|main) branch, but "
             r"dtype (float32|int32) in the else branch|'t' has dtype int32 before the loop, but dtype float32"),
-    illegal(python_int_to_float, 2, raises=TypeError, match=r"'x' has dtype int32 before the loop, but dtype float32",
-            xfail="error-message"),
+    illegal(python_int_to_float, 2, raises=TypeError, match=r"'x' has dtype int32 before the loop, but dtype float32"),
 ]
