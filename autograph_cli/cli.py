@@ -126,6 +126,9 @@ def to_code_cmd(ctx, path, function, strict):
     from autograph_cli._cli.work import convert_job
 
     options = {"fast_path": False, "function": function}
+    if path != "-" and os.path.isdir(path):
+        raise _fail(f"{path}:1:1: is a directory: to-code prints one file "
+                    f"(autograph convert {path} -o DIR converts a tree)")
     if path == "-":
         try:
             src = read_source("-")

@@ -105,11 +105,16 @@ def read_source(path: str) -> Source:
             raise SourceError(path, 1, 1, "is a directory") from None
         except OSError as e:
             raise SourceError(path, 1, 1, f"cannot read: {_os_message(e)}") from None
+        try:
+            is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
+        except OSError:
+            is_dir = False
+        if is_dir:  # (os.fdopen would raise IsADirectoryError)
+            os.close(fd)
+            raise SourceError(path, 1, 1, "is a directory")
         with os.fdopen(fd, "rb") as f:
             try:
                 mode = os.fstat(fd).st_mode
-                if stat.S_ISDIR(mode):
-                    raise SourceError(path, 1, 1, "is a directory")
                 if stat.S_ISSOCK(mode):
                     raise SourceError(path, 1, 1, "not a regular file")
                 if not stat.S_ISREG(mode):
