@@ -412,6 +412,16 @@ def to_code(obj, *, fast_path: bool = False) -> str:
     fn = getattr(obj, "python_function", obj)
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"to_code expects a function or source text, got {type(obj).__name__}")
+    if fn.__name__ == "<lambda>":
+        # As to_graph converts it: the function the lambda stands for.
+        import libcst as cst
+
+        source, start, filename = _function_source(fn)
+        node = _find_lambda(fn, source)
+        params = cst.Module([]).code_for_node(node.params)
+        body = cst.Module([]).code_for_node(node.body)
+        text = f"def {_LAMBDA}({params}):\n    return ({body})\n"
+        return converters.convert(text, filename=filename, fast_path=fast_path, function=_LAMBDA).code
     source, start, filename = _function_source(fn)
     return converters.convert(
         source,
