@@ -29,3 +29,18 @@ def test_to_code_of_a_lambda_defined_in_a_file():
     code = autograph_cli.to_code(f)
     assert "ag__.if_exp(" in code and "def " in code
     compile(code, "<to_code>", "exec")
+
+
+def test_run_warns_about_a_convert_name_never_imported(tmp_path):
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("X = 1\n")
+    (tmp_path / "other.py").write_text("Y = 2\n")
+    (tmp_path / "train.py").write_text("import mypkg\nprint(mypkg.X)\n")
+    r = run("run", "--convert", "typo_pkg", "--convert", "other", "--convert", "mypkg", "train.py", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout == "1\n", r.stderr
+    lines = r.stderr.splitlines()
+    assert [l for l in lines if "typo_pkg" in l] == [
+        "autograph: warning: --convert typo_pkg: no such module; nothing of it was converted"]
+    assert [l for l in lines if "other" in l] == [
+        "autograph: warning: --convert other: never imported by the program; nothing of it was converted"]
+    assert not any("mypkg" in l for l in lines)

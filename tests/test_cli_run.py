@@ -133,7 +133,7 @@ def test_everything_after_dash_m_module_is_the_modules(tmp_path):
         (["-m", "app", "-h"], "['-h']"),
         (["-m", "app", "--convert", "zz", "--verbose"], "['--convert', 'zz', '--verbose']"),
         (["-m", "app", "--", "--x"], "['--', '--x']"),
-        (["--convert", "zz", "-m", "app", "--no-convert-main"], "['--no-convert-main']"),
+        (["--convert", "app", "-m", "app", "--no-convert-main"], "['--no-convert-main']"),
         (["-mapp", "a"], "['a']"),
     ]:
         r = run("run", *args, cwd=tmp_path)

@@ -151,7 +151,26 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
     finally:
         if saved is not None:
             sys.modules["__main__"] = saved
+        _warn_unused([n for n in convert if module is None or (n != module and not module.startswith(n + "."))])
     return 0
+
+
+def _warn_unused(names) -> None:
+    """One line on stderr for each ``--convert`` name the program never
+    imported (a typo converts nothing and would otherwise say nothing)."""
+    import importlib.util
+
+    for name in names:
+        if name in sys.modules:
+            continue
+        try:
+            exists = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            exists = False
+        except Exception:
+            exists = True
+        why = "never imported by the program" if exists else "no such module"
+        _err(f"autograph: warning: --convert {name}: {why}; nothing of it was converted")
 
 
 def _program_ended(e: BaseException) -> int:
