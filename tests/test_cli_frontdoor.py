@@ -44,3 +44,19 @@ def test_run_warns_about_a_convert_name_never_imported(tmp_path):
     assert [l for l in lines if "other" in l] == [
         "autograph: warning: --convert other: never imported by the program; nothing of it was converted"]
     assert not any("mypkg" in l for l in lines)
+
+
+def test_version_is_declared_once_and_the_snippet_names_its_tag():
+    import configparser
+    import re
+
+    import autograph_cli
+
+    cfg = configparser.ConfigParser()
+    cfg.read(REPO / "setup.cfg")
+    assert cfg["metadata"]["version"] == "attr: autograph_cli.__version__"
+    readme = (REPO / "README.md").read_text()
+    revs = re.findall(r"^\s+rev: (\S+)", readme, re.M)
+    assert revs == [f"v{autograph_cli.__version__}"]
+    hooks = (REPO / ".pre-commit-hooks.yaml").read_text()
+    assert f"rev: v{autograph_cli.__version__}" in hooks and "<tag" not in hooks
