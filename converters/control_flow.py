@@ -14,7 +14,6 @@ import libcst as cst
 
 from . import _nodes as n
 from . import asserts, lists
-from .jumps import block_statements
 
 
 def composite_name(target) -> str | None:

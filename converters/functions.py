@@ -251,7 +251,6 @@ def convert_function(
 
     work = stmts
     prefix = []
-    suffix = []
     if info.nested_return and not info.generator:
         ctx.do_return = ctx.fresh("do_return")
         ctx.retval = ctx.fresh("retval_")

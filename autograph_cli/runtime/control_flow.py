@@ -542,10 +542,6 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
     results = []
     if _loop_frames and _loop_frames[-1].array_requests:
         return results  # traced again with TensorArrays for the lists it appends to
-    try:
-        out_flat = nest.flatten(list(out_values))
-    except Exception:
-        out_flat = None
     # per-variable checks give better messages
     per_var_in = [nest.flatten(v) for v in init_values]
     per_var_out = [nest.flatten(v) if not _is_undefined(v) else [v] for v in out_values]
@@ -746,8 +742,6 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
             if not retry:
                 raise failure
             continue
-        var_leaves = [x for x, v in zip(flat, is_var) if v]
-        flat_index = [i for i, v in enumerate(is_var) if v]
         while _relax_requests:
             k, shape = _relax_requests.pop()
             leaf = flat[k]
