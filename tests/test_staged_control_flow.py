@@ -789,3 +789,15 @@ def test_strict_conversion_makes_unconverted_generators_an_error(monkeypatch):
     with pytest.raises(NotImplementedError, match="numbers .*generator") as e:
         tf.function(sum_of_generated)(tf.constant(1))
     assert isinstance(e.value, UnsupportedLanguageElementError)
+
+
+def test_tf_namespaces_are_importable_modules():
+    import importlib
+
+    math = importlib.import_module("autograph_cli.tf.math")
+    assert math is tf.math and "reduce_sum" in math.__all__
+    experimental = importlib.import_module("autograph_cli.tf.autograph.experimental")
+    assert experimental.Feature.BUILTIN_FUNCTIONS == "BUILTIN_FUNCTIONS"
+    from autograph_cli.tf import nn
+
+    assert nn is tf.nn

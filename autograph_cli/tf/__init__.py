@@ -351,3 +351,32 @@ compat = _types.SimpleNamespace(v1=_types.SimpleNamespace(
     glorot_uniform_initializer=_glorot_uniform_initializer,
     py_func=_py_func,
 ))
+
+
+def _publish_namespaces():
+    """Every sub-namespace (tf.math, tf.nn, tf.autograph.experimental ...)
+    is a real module, registered in sys.modules: `import
+    autograph_cli.tf.math` and `from autograph_cli.tf.autograph import
+    experimental` work as for TensorFlow's modules."""
+    import sys
+
+    def publish(name, ns):
+        module = _types.ModuleType(name, f"TensorFlow's `{name.replace('autograph_cli.', '', 1)}` namespace.")
+        public = []
+        for key, value in vars(ns).items():
+            if isinstance(value, _types.SimpleNamespace):
+                value = publish(f"{name}.{key}", value)
+            setattr(module, key, value)
+            if not key.startswith("_"):
+                public.append(key)
+        module.__all__ = sorted(public)
+        sys.modules[name] = module
+        return module
+
+    here = globals()
+    for key, value in list(here.items()):
+        if isinstance(value, _types.SimpleNamespace) and not key.startswith("_") and key != "UnconnectedGradients":
+            here[key] = publish(f"{__name__}.{key}", value)
+
+
+_publish_namespaces()
