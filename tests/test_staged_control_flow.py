@@ -666,6 +666,7 @@ def test_tensorflow_modules_the_facade_lacks_fail_where_used():
         pass
 
     assert not isinstance(Custom, strategy)
+    assert isinstance(Custom(), Custom)  # a subclass is an ordinary class
     with pytest.raises(NotImplementedError, match="tf.distribute.MirroredStrategy is not supported"):
         strategy()
     with pytest.raises(AttributeError):

@@ -159,10 +159,12 @@ class _UnsupportedMeta(type):
         return _unsupported(f"{cls.__qualname__}.{attr}")
 
     def __call__(cls, *args, **kwargs):
+        if "_stands_in" not in cls.__dict__:  # a user's subclass: an ordinary class
+            return super().__call__(*args, **kwargs)
         raise NotImplementedError(f"{cls.__qualname__} is not supported by autograph_cli's TensorFlow facade")
 
     def __instancecheck__(cls, instance):
-        return False
+        return "_stands_in" not in cls.__dict__ and type.__instancecheck__(cls, instance)
 
     def __repr__(cls):
         return f"<unsupported {cls.__qualname__}>"
@@ -171,7 +173,7 @@ class _UnsupportedMeta(type):
 def _unsupported(qualname):
     """A stand-in for a TensorFlow name the facade does not have: attribute
     access gives further stand-ins, subclassing works, calling raises."""
-    cls = _UnsupportedMeta(qualname.rpartition(".")[2], (), {"__module__": "autograph_cli.tf"})
+    cls = _UnsupportedMeta(qualname.rpartition(".")[2], (), {"__module__": "autograph_cli.tf", "_stands_in": True})
     cls.__qualname__ = qualname
     return cls
 strings = _types.SimpleNamespace(join=_ops.string_join, as_string=_ops.as_string)
