@@ -50,6 +50,7 @@ def _apply_config(ctx: click.Context, paths) -> None:
         raise _fail(str(e))
     for w in warnings:
         _err(w)
+    ctx.meta["autograph.config"] = options
     for name, value in options.items():
         if name not in ctx.params:
             continue
@@ -90,11 +91,12 @@ def _default_jobs(n_files: int) -> int:
     return max(1, min(os.cpu_count() or 1, n_files // 4))
 
 
-def _discover(paths, exclude, gitignore, skip_dirs=()):
+def _discover(paths, exclude, gitignore, skip_dirs=(), default_excludes=True, skipped=None, origins=None):
     from autograph_cli._cli.files import discover
 
     files, errors = [], []
-    for path, error in discover(paths, exclude=exclude, gitignore=gitignore, skip_dirs=skip_dirs):
+    for path, error in discover(paths, exclude=exclude, gitignore=gitignore, skip_dirs=skip_dirs,
+                                default_excludes=default_excludes, skipped=skipped, origins=origins):
         if error is not None:
             errors.append(str(error))
         else:
@@ -153,7 +155,8 @@ def to_code_cmd(ctx, path, function, strict):
 @cli.command("convert")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "output", metavar="DIR",
-              help="Write converted files under DIR, keeping their paths relative to the common root.")
+              help="Write converted files under DIR: a directory's contents at their paths in it (a package "
+                   "keeps its name), a file under its name.")
 @click.option("--in-place", "in_place", is_flag=True, help="Rewrite the files themselves.")
 @click.option("--check", "check", is_flag=True, help="Write nothing; exit 1 if any file would change.")
 @click.option("--diff", "diff", is_flag=True, help="Write nothing; print a diff of what would change.")
@@ -164,18 +167,23 @@ def to_code_cmd(ctx, path, function, strict):
 @click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
               help="Skip what this .gitignore-style pattern names inside directories (repeatable).")
 @click.option("--gitignore/--no-gitignore", "gitignore", default=True, help="Skip what .gitignore files name.")
+@click.option("--default-excludes/--no-default-excludes", "default_excludes", default=True,
+              help="Skip build, dist, venv, .git ... directories outside packages (default).")
+@click.option("-v", "--verbose", "verbose", is_flag=True, help="List what directories held that was skipped, and why.")
 @click.option("--fast-path/--no-fast-path", "fast_path", default=True,
               help="Keep each function's own statements as its fast path (default) or write the functional form only.")
 @click.option("--progress/--no-progress", "progress", default=None, help="Progress bar (default: long runs on a terminal).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
 @click.pass_context
-def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict, exclude, gitignore, fast_path, progress, quiet):
+def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict, exclude, gitignore, default_excludes,
+                verbose, fast_path, progress, quiet):
     """Convert the Python files in PATHS (files or directories; '-' is stdin)."""
     _apply_config(ctx, paths)
     p = ctx.params
     jobs, strict, exclude, gitignore, fast_path = p["jobs"], p["strict"], p["exclude"], p["gitignore"], p["fast_path"]
+    exclude = (*exclude, *ctx.meta.get("autograph.config", {}).get("extend_exclude", ()))
 
-    from autograph_cli._cli.files import SourceError, atomic_write, common_root, encode, read_source
+    from autograph_cli._cli.files import SourceError, atomic_write, encode, output_targets, read_source
     from autograph_cli._cli.output import Progress, colored_diff, unified_diff
     from autograph_cli._cli.work import convert_job, run_jobs
 
@@ -193,6 +201,8 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
 
     options = {"fast_path": fast_path, "bind": True}
     errors: list[str] = []
+    skipped: list[tuple[str, str]] = []
+    origins: dict[str, str] = {}
     if stdin:
         try:
             src = read_source("-")
@@ -202,19 +212,28 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
         files = [src.path]
     else:
         # The output directory is never input (a second run would convert its files again).
-        files, errors = _discover(paths, exclude, gitignore, skip_dirs=[output] if output else ())
+        files, errors = _discover(paths, exclude, gitignore, skip_dirs=[output] if output else (),
+                                  default_excludes=p["default_excludes"], skipped=skipped, origins=origins)
     for line in errors:
         _err(line)
+    if verbose:
+        for where, why in skipped:
+            _err(f"autograph: skipped {where} ({why})")
 
     targets: dict[str, str] = {}
     if output:
-        root = common_root(files)
-        for f in files:
-            target = os.path.join(output, os.path.relpath(os.path.abspath(f), root))
+        claimed: dict[str, str] = {}
+        for f, target in output_targets(files, origins, output).items():
             if os.path.exists(target) and os.path.samefile(target, f):
                 errors.append(f"{f}:1:1: -o would overwrite the input; use --in-place")
                 _err(errors[-1])
                 continue
+            key = os.path.normcase(os.path.abspath(target))
+            if key in claimed:
+                errors.append(f"{f}:1:1: -o would write {target} for {claimed[key]} too; convert them separately")
+                _err(errors[-1])
+                continue
+            claimed[key] = f
             targets[f] = target
         files = [f for f in files if f in targets]
 
@@ -284,7 +303,9 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
                 "would_change": would_change,
                 "functions_converted": sum(1 for r in results for f in r["report"] if f["converted"]),
                 "functions_left": len(left),
+                "skipped": len(skipped),
             },
+            "skipped": [{"path": where, "reason": why} for where, why in skipped],
         }
         stream = sys.stderr if (stdin or diff) else sys.stdout
         stream.write(json.dumps(payload, indent=2) + "\n")
@@ -298,6 +319,8 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
             summary += f", {len(left)} function(s) left as they are"
         if errors:
             summary += f", {len(errors)} error(s)"
+        if skipped:
+            summary += f", {len(skipped)} path(s) skipped" + ("" if verbose else " (-v lists them)")
         _err(f"autograph: {summary}")
 
     if errors:
@@ -317,11 +340,15 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 @click.option("--exclude", "exclude", multiple=True, metavar="PATTERN", help="Skip what this pattern names inside directories.")
 @click.option("--gitignore/--no-gitignore", "gitignore", default=True, help="Skip what .gitignore files name.")
+@click.option("--default-excludes/--no-default-excludes", "default_excludes", default=True,
+              help="Skip build, dist, venv, .git ... directories outside packages (default).")
+@click.option("-v", "--verbose", "verbose", is_flag=True, help="List what directories held that was skipped, and why.")
 @click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), default=None, help="Worker processes.")
 @click.option("--progress/--no-progress", "progress", default=None, help="Progress bar (default: long runs on a terminal).")
 @click.option("--list-codes", is_flag=True, help="List the codes and exit.")
 @click.pass_context
-def check_cmd(ctx, paths, select, ignore, staged, fmt, exclude, gitignore, jobs, progress, list_codes):
+def check_cmd(ctx, paths, select, ignore, staged, fmt, exclude, gitignore, default_excludes, verbose, jobs, progress,
+              list_codes):
     """Report the tf.function pitfalls in functions that will be staged."""
     if list_codes:
         from autograph_cli._converters import load_check
@@ -342,6 +369,7 @@ def check_cmd(ctx, paths, select, ignore, staged, fmt, exclude, gitignore, jobs,
     options = {"select": _split_codes(p["select"]), "ignore": _split_codes(p["ignore"]),
                "staged": set(p["staged"]) or None}
     _check_codes(options)
+    skipped: list[tuple[str, str]] = []
     if "-" in paths:
         if len(paths) > 1:
             raise click.UsageError("'-' (stdin) cannot be combined with other paths")
@@ -352,9 +380,13 @@ def check_cmd(ctx, paths, select, ignore, staged, fmt, exclude, gitignore, jobs,
         options["text"] = src.text
         files, errors = [src.path], []
     else:
-        files, errors = _discover(paths, p["exclude"], p["gitignore"])
+        files, errors = _discover(paths, (*p["exclude"], *ctx.meta.get("autograph.config", {}).get("extend_exclude", ())),
+                                  p["gitignore"], default_excludes=p["default_excludes"], skipped=skipped)
     for line in errors:
         _err(line)
+    if verbose:
+        for where, why in skipped:
+            _err(f"autograph: skipped {where} ({why})")
     jobs = p["jobs"] or _default_jobs(len(files))
     with Progress(len(files), "checking", p["progress"]) as bar:
         results = run_jobs(check_job, files, options, jobs, bar) if files else []
@@ -370,7 +402,8 @@ def check_cmd(ctx, paths, select, ignore, staged, fmt, exclude, gitignore, jobs,
         for d in found:
             sys.stdout.write(d["text"] + "\n")
         if found:
-            _err(f"autograph check: {len(found)} problem(s) in {len({d['filename'] for d in found})} file(s)")
+            _err(f"autograph check: {len(found)} problem(s) in {len({d['filename'] for d in found})} file(s)"
+                 + (f", {len(skipped)} path(s) skipped" if skipped else ""))
     sys.stdout.flush()
     if errors:
         ctx.exit(EXIT_ERROR)

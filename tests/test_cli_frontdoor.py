@@ -60,3 +60,64 @@ def test_version_is_declared_once_and_the_snippet_names_its_tag():
     assert revs == [f"v{autograph_cli.__version__}"]
     hooks = (REPO / ".pre-commit-hooks.yaml").read_text()
     assert f"rev: v{autograph_cli.__version__}" in hooks and "<tag" not in hooks
+
+
+def _py_files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py"))
+
+
+def test_output_layout_does_not_depend_on_which_files_sit_beside(tmp_path):
+    src = tmp_path / "src"
+    (src / "mypkg").mkdir(parents=True)
+    (src / "mypkg" / "__init__.py").write_text("")
+    (src / "mypkg" / "a.py").write_text(LOOPY)
+    # src/ holding a single package: the package keeps its directory.
+    r = run("convert", src, "-o", tmp_path / "out1")
+    assert r.returncode == 0, r.stderr
+    assert _py_files(tmp_path / "out1") == ["mypkg/__init__.py", "mypkg/a.py"]
+    # The package named directly: the same layout.
+    r = run("convert", src / "mypkg", "-o", tmp_path / "out2")
+    assert r.returncode == 0, r.stderr
+    assert _py_files(tmp_path / "out2") == ["mypkg/__init__.py", "mypkg/a.py"]
+    # A file beside the package changes nothing for the package.
+    (src / "tool.py").write_text(LOOPY)
+    r = run("convert", str(src) + os.sep, "-o", tmp_path / "out3")
+    assert r.returncode == 0, r.stderr
+    assert _py_files(tmp_path / "out3") == ["mypkg/__init__.py", "mypkg/a.py", "tool.py"]
+    # The converted package imports under its name.
+    probe = "import sys; sys.path.insert(0, sys.argv[1]); import mypkg.a; print(mypkg.a.count_up(10))"
+    p = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "out1")], capture_output=True, text=True)
+    assert p.stdout == "20\n", p.stderr
+    # Two inputs that would land on one output: one located line each, nothing overwritten silently.
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "tool.py").write_text(LOOPY)
+    r = run("convert", src / "tool.py", tmp_path / "b" / "tool.py", "-o", tmp_path / "out4")
+    assert r.returncode == 2 and f"{tmp_path / 'b' / 'tool.py'}:1:1: -o would write" in r.stderr
+
+
+def test_default_excludes_are_visible_overridable_and_never_inside_packages(tmp_path):
+    proj = tmp_path / "proj"
+    for p in ["app.py", "build/lib/old.py", "venv/lib/site.py", "mypkg/__init__.py", "mypkg/build/gen.py",
+              "mypkg/dist/__init__.py"]:
+        (proj / p).parent.mkdir(parents=True, exist_ok=True)
+        (proj / p).write_text(LOOPY)
+    r = run("convert", proj, "-o", tmp_path / "out", "--no-gitignore")
+    assert r.returncode == 0, r.stderr
+    assert _py_files(tmp_path / "out") == ["app.py", "mypkg/__init__.py", "mypkg/build/gen.py",
+                                           "mypkg/dist/__init__.py"]
+    assert "2 path(s) skipped (-v lists them)" in r.stderr
+    r = run("convert", proj, "--check", "-v")
+    assert f"autograph: skipped {proj / 'build'}{os.sep} (default exclude)" in r.stderr
+    assert f"autograph: skipped {proj / 'venv'}{os.sep} (default exclude)" in r.stderr
+    r = run("check", proj, "-v")
+    assert f"autograph: skipped {proj / 'build'}{os.sep} (default exclude)" in r.stderr
+    r = run("convert", proj, "-o", tmp_path / "out2", "--no-default-excludes")
+    assert r.returncode == 0, r.stderr
+    assert "build/lib/old.py" in _py_files(tmp_path / "out2") and "skipped" not in r.stderr
+    # pyproject: default-excludes = false, extend-exclude adds patterns.
+    (proj / "pyproject.toml").write_text('[tool.autograph]\ndefault-excludes = false\nextend-exclude = ["venv"]\n')
+    r = run("convert", proj, "-o", tmp_path / "out3", "-v")
+    assert r.returncode == 0, r.stderr
+    got = _py_files(tmp_path / "out3")
+    assert "build/lib/old.py" in got and "venv/lib/site.py" not in got
+    assert f"autograph: skipped {proj / 'venv'}{os.sep} (--exclude)" in r.stderr

@@ -3,7 +3,9 @@
 The file is looked up from the common directory of the paths given, upwards,
 stopping at the repository root. Keys use the long option names (``jobs``,
 ``exclude``, ``strict``, ``select``, ``ignore``, ``staged``, ``fast-path``,
-``gitignore``); a command-line option always wins over the file.
+``gitignore``, ``default-excludes``), plus ``extend-exclude`` (patterns added
+to ``exclude``, whichever gave it); a command-line option always wins over
+the file.
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ KNOWN_KEYS = {
     "staged": list,
     "fast_path": bool,
     "gitignore": bool,
+    "default_excludes": bool,
+    "extend_exclude": list,
 }
 
 

@@ -26,9 +26,14 @@ __all__ = [
     "atomic_write",
     "common_root",
     "discover",
+    "output_targets",
     "read_source",
 ]
 
+#: Directories skipped by name when walking a directory, outside packages
+#: only (a directory holding ``__init__.py``, or inside one that does, is
+#: code and is walked). ``--no-default-excludes`` (``default-excludes =
+#: false``) walks them too; ``*.egg-info`` is skipped with them.
 DEFAULT_EXCLUDED_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "__pycache__", ".mypy_cache", ".pytest_cache",
     ".ruff_cache", ".hypothesis", ".tox", ".nox", ".venv", "venv", ".eggs",
@@ -305,92 +310,143 @@ def _ignored(git: list[IgnoreRules], excl: IgnoreRules | None, abspath: str, is_
     return verdict
 
 
-def discover(paths, *, exclude=(), gitignore: bool = True, skip_dirs=()):
+def discover(paths, *, exclude=(), gitignore: bool = True, skip_dirs=(), default_excludes: bool = True,
+             skipped: list | None = None, origins: dict | None = None):
     """Yield ``(path, error)`` pairs in a stable order: the Python files the
     arguments name (``error`` None) and the arguments that name nothing
     (``error`` a ``SourceError``). Files named explicitly are always taken;
-    ``exclude`` and ``.gitignore`` apply to what directories contain, as
-    ``skip_dirs`` (e.g. the output directory of a conversion inside its input)."""
+    ``exclude``, ``.gitignore`` and the default excludes apply to what
+    directories contain, as ``skip_dirs`` (e.g. the output directory of a
+    conversion inside its input). What is skipped is appended to
+    ``skipped`` as ``(path, reason)``; ``origins`` maps each file to the
+    argument that named it."""
     seen = set()
     skip = frozenset(os.path.realpath(d) for d in skip_dirs)
+    walk = _Walk(exclude, gitignore, skip, default_excludes, skipped if skipped is not None else [])
     for arg in paths:
         if arg == STDIN:
             yield arg, None
             continue
         if os.path.isdir(arg):
-            for path in _walk(arg, exclude, gitignore, skip):
+            for path in walk.walk(arg):
                 key = os.path.realpath(path)
                 if key not in seen:
                     seen.add(key)
+                    if origins is not None:
+                        origins[path] = arg
                     yield path, None
         elif os.path.exists(arg):
             key = os.path.realpath(arg)
             if key not in seen:
                 seen.add(key)
+                if origins is not None:
+                    origins[arg] = arg
                 yield arg, None
         else:
             yield arg, SourceError(arg, 1, 1, "no such file or directory")
 
 
-def _walk(top: str, exclude, gitignore: bool, skip=frozenset()):
-    top_abs = os.path.abspath(top)
-    excl = IgnoreRules(top_abs, exclude) if exclude else None
-    git: list[IgnoreRules] = []
-    if gitignore:
-        root = _git_root(top_abs)
-        if root is not None:
-            # .gitignore files from the repository root down to above ``top``
-            # (``top``'s own is read by _walk_dir).
-            d = os.path.dirname(top_abs) if top_abs != root else None
-            chain = []
-            while d is not None:
-                chain.append(d)
-                if d == root:
-                    break
-                parent = os.path.dirname(d)
-                d = parent if parent != d else None
-            for d in reversed(chain):
-                rules = IgnoreRules.from_file(os.path.join(d, ".gitignore"))
-                if rules is not None:
-                    git.append(rules)
-    yield from _walk_dir(top, top_abs, git, excl, gitignore, skip)
+def _reason(excl, abspath: str, is_dir: bool) -> str:
+    return "--exclude" if excl is not None and excl.decide(abspath, is_dir) else ".gitignore"
 
 
-def _walk_dir(shown: str, abspath: str, git, excl, gitignore: bool, skip=frozenset()):
-    if gitignore:
-        rules = IgnoreRules.from_file(os.path.join(abspath, ".gitignore"))
-        if rules is not None:
-            git = git + [rules]
-    try:
-        entries = sorted(os.scandir(abspath), key=lambda e: e.name)
-    except OSError:
-        return
-    dirs = []
-    for entry in entries:
+def _is_package(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "__init__.py"))
+
+
+class _Walk:
+    def __init__(self, exclude, gitignore: bool, skip, default_excludes: bool, skipped: list):
+        self.exclude, self.gitignore, self.skip = exclude, gitignore, skip
+        self.default_excludes, self.skipped = default_excludes, skipped
+
+    def walk(self, top: str):
+        top_abs = os.path.abspath(top)
+        excl = IgnoreRules(top_abs, self.exclude) if self.exclude else None
+        git: list[IgnoreRules] = []
+        if self.gitignore:
+            root = _git_root(top_abs)
+            if root is not None:
+                # .gitignore files from the repository root down to above ``top``
+                # (``top``'s own is read by _dir).
+                d = os.path.dirname(top_abs) if top_abs != root else None
+                chain = []
+                while d is not None:
+                    chain.append(d)
+                    if d == root:
+                        break
+                    parent = os.path.dirname(d)
+                    d = parent if parent != d else None
+                for d in reversed(chain):
+                    rules = IgnoreRules.from_file(os.path.join(d, ".gitignore"))
+                    if rules is not None:
+                        git.append(rules)
+        yield from self._dir(top, top_abs, git, excl)
+
+    def _dir(self, shown: str, abspath: str, git, excl):
+        if self.gitignore:
+            rules = IgnoreRules.from_file(os.path.join(abspath, ".gitignore"))
+            if rules is not None:
+                git = git + [rules]
         try:
-            is_dir = entry.is_dir()
+            entries = sorted(os.scandir(abspath), key=lambda e: e.name)
         except OSError:
-            continue
-        child_abs = os.path.join(abspath, entry.name)
-        if is_dir:
-            if entry.name in DEFAULT_EXCLUDED_DIRS or entry.name.endswith(".egg-info"):
-                continue
-            if _ignored(git, excl, child_abs, True):
-                continue
-            if skip and os.path.realpath(child_abs) in skip:
-                continue
-            dirs.append(entry.name)
-        elif entry.name.endswith(".py"):
+            return
+        in_package = any(e.name == "__init__.py" for e in entries)
+        dirs = []
+        for entry in entries:
             try:
-                if not entry.is_file():  # a FIFO, socket or device named *.py
-                    continue
+                is_dir = entry.is_dir()
             except OSError:
                 continue
-            if _ignored(git, excl, child_abs, False):
-                continue
-            yield os.path.join(shown, entry.name)
-    for name in dirs:
-        yield from _walk_dir(os.path.join(shown, name), os.path.join(abspath, name), git, excl, gitignore, skip)
+            child_abs = os.path.join(abspath, entry.name)
+            child = os.path.join(shown, entry.name)
+            if is_dir:
+                if self.skip and os.path.realpath(child_abs) in self.skip:
+                    continue
+                if _ignored(git, excl, child_abs, True):
+                    self.skipped.append((child + os.sep, _reason(excl, child_abs, True)))
+                    continue
+                if (self.default_excludes and (entry.name in DEFAULT_EXCLUDED_DIRS or entry.name.endswith(".egg-info"))
+                        and not in_package and not _is_package(child_abs)):
+                    self.skipped.append((child + os.sep, "default exclude"))
+                    continue
+                dirs.append((child, child_abs))
+            elif entry.name.endswith(".py"):
+                try:
+                    if not entry.is_file():  # a FIFO, socket or device named *.py
+                        continue
+                except OSError:
+                    continue
+                if _ignored(git, excl, child_abs, False):
+                    self.skipped.append((child, _reason(excl, child_abs, False)))
+                    continue
+                yield child
+        for child, child_abs in dirs:
+            yield from self._dir(child, child_abs, git, excl)
+
+
+def output_targets(files, origins: dict, output: str) -> dict:
+    """Where ``convert -o OUTPUT`` writes each file (the layout rule):
+
+    - a file named as an argument: ``OUTPUT/<its name>``;
+    - a directory argument: what it holds, at the same paths relative to
+      it, under ``OUTPUT``; a directory that is a package (holds
+      ``__init__.py``) keeps its own name: ``convert src -o out`` and
+      ``convert src/mypkg -o out`` both write ``out/mypkg/__init__.py``.
+
+    The layout depends on the arguments alone, never on which other files
+    sit beside them."""
+    targets = {}
+    for f in files:
+        arg = origins.get(f, f)
+        if os.path.isdir(arg):
+            base = os.path.abspath(arg)
+            if _is_package(base):
+                base = os.path.dirname(base)
+        else:
+            base = os.path.dirname(os.path.abspath(arg))
+        targets[f] = os.path.join(output, os.path.relpath(os.path.abspath(f), base))
+    return targets
 
 
 def common_root(paths) -> str:
