@@ -1,0 +1,1236 @@
+"""Lower a traced graph (runtime.graph.Graph) to an ONNX model.
+
+One lowering per op, keyed by the op's registry name (``LOWERINGS``), so the
+op table can absorb them later. A lowering is ``fn(cx, node, ins) -> list of
+output names`` where ``ins`` are the ONNX value names of the node's inputs
+and ``cx`` the converter (``cx.op(...)`` adds an ONNX node in the current
+graph scope and returns its output names).
+
+Staged control flow maps to ONNX's own: If -> If (then/else subgraphs),
+While -> Loop (the condition is evaluated once before the loop and again at
+the end of each body iteration, as the Loop's condition output), For over a
+tensor -> Loop with a trip count (the first dimension) and the item gathered
+from the iteration number; a for loop's extra test (break/return) is the
+condition output. TensorArrays are ONNX sequences. Variables are
+initializers; their state is threaded through If/Loop as extra outputs /
+loop-carried values; a Variable the function assigns becomes an extra graph
+output ``<variable name>:new`` holding its value after the call.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ..runtime import dtypes as dt
+from ..runtime.tensor import SymbolicTensor
+
+onnx = None
+helper = None
+TP = None
+numpy_helper = None
+
+DEFAULT_OPSET = 18
+INT64_MAX = np.iinfo(np.int64).max
+INT64_MIN = np.iinfo(np.int64).min
+
+
+class NotExportableError(Exception):
+    """The graph cannot be exported: names the op and the user's line."""
+
+    def __init__(self, message, node=None):
+        where = ""
+        if node is not None and getattr(node, "location", None):
+            f, line = node.location
+            where = f"{f}:{line}: "
+        super().__init__(where + message)
+        self.node = node
+
+
+def _load():
+    global onnx, helper, TP, numpy_helper
+    if onnx is None:
+        try:
+            import onnx as _onnx
+            from onnx import TensorProto, helper as _helper, numpy_helper as _nh
+        except ImportError:
+            raise ImportError(
+                "ONNX export needs the 'onnx' extra: pip install 'autograph_cli[onnx]' (onnx, onnxruntime)"
+            ) from None
+        onnx, helper, TP, numpy_helper = _onnx, _helper, TensorProto, _nh
+
+
+_ELEM = {
+    "bool": "BOOL", "int8": "INT8", "int16": "INT16", "int32": "INT32", "int64": "INT64",
+    "uint8": "UINT8", "float16": "FLOAT16", "float32": "FLOAT", "float64": "DOUBLE",
+}
+
+
+def elem_type(dtype, node=None):
+    name = _ELEM.get(dtype.name)
+    if name is None:
+        raise NotExportableError(f"dtype {dtype.name} cannot be exported to ONNX", node)
+    return getattr(TP, name)
+
+
+# ====================================================================== scopes
+class _Scope:
+    """One ONNX graph being built (the main graph or a subgraph)."""
+
+    def __init__(self, parent):
+        self.parent = parent
+        self.nodes = []
+        self.names = {} if parent is None else None  # only used via cx.env
+        self.consts = {}  # (dtype, bytes, shape) -> name (main graph only)
+
+
+class Converter:
+    def __init__(self, graph, opset):
+        self.graph = graph
+        self.opset = opset
+        self._ids = itertools.count()
+        self.initializers = []
+        self.const_cache = {}
+        self.scope = _Scope(None)
+        self.env = [{}]  # stack of dicts: id(tensor) -> onnx name
+        self.var_state = {}  # id(variable) -> onnx name of its current value
+        self.vars = {}  # id(variable) -> Variable
+        self.assigned = set()  # ids of variables assigned anywhere
+        self.node = None  # node being lowered (for errors)
+
+    # names ------------------------------------------------------------------
+    def fresh(self, base="t"):
+        base = "".join(c if c.isalnum() or c in "_" else "_" for c in base)
+        return f"{base}_{next(self._ids)}"
+
+    def bind(self, t, name):
+        self.env[-1][id(t)] = name
+
+    def lookup(self, t):
+        for d in reversed(self.env):
+            n = d.get(id(t))
+            if n is not None:
+                return n
+        if isinstance(t, SymbolicTensor) and t.const is not None:
+            return self.const(t.const, t.dtype)
+        raise NotExportableError(f"internal error: tensor {getattr(t, 'name', t)} used before it is computed", self.node)
+
+    def ref(self, t):
+        if isinstance(t, SymbolicTensor) and t.const is not None and t.dtype is not dt.variant:
+            if t.node is None or t.node.op != "Placeholder":
+                return self.const(t.const, t.dtype)
+        return self.lookup(t)
+
+    # emission ---------------------------------------------------------------
+    def op(self, op_type, inputs, n_out=1, name=None, **attrs):
+        outs = [self.fresh(name or op_type) for _ in range(n_out)]
+        self.scope.nodes.append(helper.make_node(op_type, list(inputs), outs, name=self.fresh("n_" + op_type), **attrs))
+        return outs
+
+    def op1(self, op_type, inputs, **attrs):
+        return self.op(op_type, inputs, **attrs)[0]
+
+    def const(self, value, dtype=None):
+        """An initializer in the main graph (subgraphs see it from the outer scope)."""
+        if dtype is not None and dtype.np is not None:
+            arr = np.asarray(value, dtype=dtype.np)
+        else:
+            arr = np.asarray(value)
+        if arr.dtype == object or arr.dtype.kind in "USO":
+            raise NotExportableError("string tensors cannot be exported to ONNX", self.node)
+        key = (arr.dtype.str, arr.shape, arr.tobytes())
+        name = self.const_cache.get(key)
+        if name is None:
+            name = self.fresh("const")
+            self.initializers.append(numpy_helper.from_array(arr, name))
+            self.const_cache[key] = name
+        return name
+
+    def i64(self, values):
+        return self.const(np.asarray(values, dtype=np.int64))
+
+    def to_i64_1d(self, name):
+        """A tensor (any int dtype, scalar or 1-D) as a 1-D int64 tensor."""
+        c = self.op1("Cast", [name], to=TP.INT64)
+        return self.op1("Reshape", [c, self.i64([-1])])
+
+    def subgraph(self, fn, inputs, name):
+        """Build a subgraph: ``fn()`` emits nodes and returns [(name, dtype-or-'seq', elem)]
+        outputs; ``inputs`` is [(onnx name, value_info)]."""
+        saved = self.scope
+        self.scope = _Scope(saved)
+        self.env.append({})
+        try:
+            outs = fn()
+            out_infos = []
+            for src, info in outs:
+                o = self.fresh("out")
+                self.scope.nodes.append(helper.make_node("Identity", [src], [o], name=self.fresh("n_Identity")))
+                out_infos.append(info(o))
+            g = helper.make_graph(self.scope.nodes, self.fresh(name), [i for _, i in inputs], out_infos)
+        finally:
+            self.env.pop()
+            self.scope = saved
+        return g
+
+
+def _info_for(t, cx):
+    """A function name -> ValueInfoProto for a value like tensor ``t`` (no shape)."""
+    if t.dtype is dt.variant:
+        et = cx.ta_elem.get(id(t))
+        if et is None:
+            raise NotExportableError("a variant value (dataset or unknown TensorArray) cannot be exported", cx.node)
+        return lambda n: helper.make_tensor_sequence_value_info(n, et, None)
+    e = elem_type(t.dtype, cx.node)
+    return lambda n: helper.make_tensor_value_info(n, e, None)
+
+
+# ================================================================ the walker
+def _kept(block, needed, kept):
+    """Nodes the outputs need (data dependencies), plus variable writes."""
+    for node in reversed(block.nodes):
+        if node.op in _DROPPED_EFFECTS:
+            continue
+        want = node.op in _VAR_WRITES or any(id(o) in needed and (o.const is None or o.dtype is dt.variant) for o in node.outputs)
+        if not want and node.regions:
+            want = any(_writes_vars(r) for r in node.regions if r is not None)
+        if not want:
+            continue
+        kept.add(node.id)
+        for region in node.regions:
+            if region is None:
+                continue
+            for r in region.results:
+                needed.add(id(r))
+            _kept(region, needed, kept)
+        for t in node.inputs:
+            needed.add(id(t))
+        if node.regions:
+            # a region's results may be outputs of its args' producers: loop-carried
+            # values must all be computed (the Loop carries all of them)
+            for region in node.regions:
+                if region is None:
+                    continue
+                for a in region.args:
+                    needed.add(id(a))
+
+
+_VAR_WRITES = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "VarHandleInit"}
+_DROPPED_EFFECTS = {"PrintV2", "Assert"}
+
+
+def _writes_vars(block, cache={}):
+    out = set()
+    for n in block.nodes:
+        if n.op in _VAR_WRITES:
+            out.add(id(n.attrs["var"]))
+        for r in n.regions:
+            if r is not None:
+                out |= _writes_vars(r)
+    return out
+
+
+def _reads_vars(block):
+    out = {}
+    for n in block.nodes:
+        if n.op in _VAR_WRITES or n.op == "ReadVariableOp":
+            out[id(n.attrs["var"])] = n.attrs["var"]
+        for r in n.regions:
+            if r is not None:
+                out.update(_reads_vars(r))
+    return out
+
+
+class _TAInfo:
+    """What the graph tells about one TensorArray (all handles that flow into
+    each other: writes, loop-carried values, branches)."""
+
+    def __init__(self):
+        self.dtype = None
+        self.elem_shape = None
+
+
+def _ta_analysis(root):
+    """id(variant tensor) -> _TAInfo, by union-find over the handle's flow."""
+    parent = {}
+
+    def find(k):
+        while parent.setdefault(k, k) != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    def union(a, b):
+        if a.dtype is dt.variant and b.dtype is dt.variant:
+            parent[find(id(a))] = find(id(b))
+
+    facts = []  # (tensor, dtype, elem_shape)
+
+    def walk(block):
+        for n in block.nodes:
+            op = n.op
+            if op in ("TensorArrayWriteV3", "TensorListPopBack"):
+                union(n.inputs[0], n.outputs[0])
+                if op == "TensorArrayWriteV3":
+                    facts.append((n.outputs[0], n.inputs[2].dtype, n.inputs[2].shape))
+            elif op in ("TensorArrayReadV3", "TensorArrayGatherV3", "TensorArrayConcatV3"):
+                es = n.attrs.get("elem_shape")
+                facts.append((n.inputs[0], n.attrs.get("dtype"), es if op != "TensorArrayConcatV3" else None))
+            elif op == "TensorArrayScatterV3":
+                x = n.inputs[0]
+                es = None if x.shape.dims is None else type(x.shape)(x.shape.dims[1:])
+                facts.append((n.outputs[0], x.dtype, es))
+            elif op == "If":
+                for r in n.regions:
+                    for a, o in zip(r.results, n.outputs):
+                        union(a, o)
+            elif op in ("While", "For", "ReduceDataset"):
+                k = len(n.outputs)
+                inits = n.inputs[len(n.inputs) - k:]
+                for r in n.regions:
+                    if r is None:
+                        continue
+                    args = r.args[len(r.args) - k:]
+                    for i in range(k):
+                        union(inits[i], args[i])
+                        union(args[i], n.outputs[i])
+                    if r is n.regions[-1]:
+                        for res, o in zip(r.results, n.outputs):
+                            union(res, o)
+            for r in n.regions:
+                if r is not None:
+                    walk(r)
+
+    walk(root)
+    infos = {}
+    for t, d, es in facts:
+        root_id = find(id(t))
+        info = infos.setdefault(root_id, _TAInfo())
+        if d is not None and info.dtype is None:
+            info.dtype = d
+        if es is not None and es.dims is not None and (info.elem_shape is None or not info.elem_shape.is_fully_defined()):
+            info.elem_shape = es
+    return lambda t: infos.get(find(id(t)))
+
+
+class Lowering(Converter):
+    def __init__(self, graph, opset):
+        super().__init__(graph, opset)
+        self.kept = set()
+        self.ta_elem = {}  # id(variant tensor) -> onnx elem type of its sequence
+        self.ta_info = _ta_analysis(graph.root)
+
+    def emit_block(self, block):
+        for node in block.nodes:
+            if node.id not in self.kept:
+                continue
+            self.node = node
+            kind = node.op
+            if kind == "Placeholder":
+                continue
+            fn = LOWERINGS.get(kind)
+            if fn is None:
+                raise NotExportableError(f"op {kind} ({node.name}) has no ONNX lowering: it is not exportable", node)
+            ins = [self.ref(t) for t in node.inputs]
+            try:
+                outs = fn(self, node, ins)
+            except NotExportableError:
+                raise
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+                raise NotExportableError(f"op {kind} ({node.name}) cannot be exported: {e}", node) from None
+            for o, name in zip(node.outputs, outs):
+                self.bind(o, name)
+
+    # variable state through regions -----------------------------------------
+    def region_vars(self, *blocks):
+        ids = set()
+        for b in blocks:
+            if b is not None:
+                ids |= _writes_vars(b)
+        return sorted(ids, key=lambda i: self.var_order[i])
+
+
+# ============================================================ control flow
+def _lower_if(cx, node, ins):
+    then_b, else_b = node.regions
+    var_ids = cx.region_vars(then_b, else_b)
+    infos = [_info_for(t, cx) for t in then_b.results]
+    for r, o in zip(then_b.results, node.outputs):
+        if o.dtype is dt.variant and id(r) in cx.ta_elem:
+            cx.ta_elem[id(o)] = cx.ta_elem[id(r)]
+    var_infos = [_var_info(cx, v) for v in var_ids]
+    before = dict(cx.var_state)
+
+    def branch(block):
+        def fn():
+            cx.var_state = dict(before)
+            cx.emit_block(block)
+            res = [cx.ref(r) for r in block.results]
+            for r in block.results:
+                if r.dtype is dt.variant and id(r) in cx.ta_elem:
+                    for o in node.outputs:
+                        pass
+            return list(zip(res, infos)) + [(cx.var_state[v], i) for v, i in zip(var_ids, var_infos)]
+
+        return fn
+
+    then_g = cx.subgraph(branch(then_b), [], "then")
+    else_g = cx.subgraph(branch(else_b), [], "else")
+    cx.var_state = before
+    cond = ins[0]
+    if node.inputs[0].shape.rank not in (0,):
+        cond = cx.op1("Reshape", [cond, cx.i64([])]) if False else cond
+    outs = cx.op("If", [cond], n_out=len(infos) + len(var_ids), then_branch=then_g, else_branch=else_g)
+    for v, o in zip(var_ids, outs[len(infos):]):
+        cx.var_state[v] = o
+    # variant outputs: both branches must agree on the sequence element type
+    for r, o in zip(else_b.results, node.outputs):
+        if o.dtype is dt.variant and id(o) not in cx.ta_elem and id(r) in cx.ta_elem:
+            cx.ta_elem[id(o)] = cx.ta_elem[id(r)]
+    return outs[: len(infos)]
+
+
+def _var_info(cx, vid):
+    v = cx.vars[vid]
+    e = elem_type(v.dtype, cx.node)
+    return lambda n: helper.make_tensor_value_info(n, e, None)
+
+
+def _loop(cx, node, carried_init, trip, cond_block, body_block, item_fn=None):
+    """Shared by While and For: an ONNX Loop over ``carried_init``.
+
+    cond_block: block whose args are the loop vars and whose results[0] is
+    the condition (or None: always true). body_block: args = [*items, *loop
+    vars]; ``item_fn(iter_name)`` returns the item names bound to the body's
+    leading args.
+    """
+    var_ids = cx.region_vars(cond_block, body_block)
+    n = len(carried_init)
+    n_item = len(body_block.args) - n
+    loop_args = body_block.args[n_item:]
+    # TensorArray element types: carried variant values keep theirs
+    for a, init_t in zip(loop_args, node.inputs[len(node.inputs) - n:]):
+        if a.dtype is dt.variant:
+            et = cx.ta_elem.get(id(init_t))
+            if et is None:
+                raise NotExportableError("a loop carries a variant value that is not an exportable TensorArray", node)
+            cx.ta_elem[id(a)] = et
+            if cond_block is not None:
+                cx.ta_elem[id(cond_block.args[loop_args.index(a)])] = et
+    for a, o in zip(loop_args, node.outputs):
+        if id(a) in cx.ta_elem:
+            cx.ta_elem[id(o)] = cx.ta_elem[id(a)]
+    infos = [_info_for(a, cx) for a in loop_args]
+    var_infos = [_var_info(cx, v) for v in var_ids]
+    init_vars = [cx.var_state[v] for v in var_ids]
+
+    def eval_cond(names, var_names):
+        if cond_block is None:
+            return None
+        cx.env.append({a: nm for a, nm in zip(map(id, cond_block.args), names)})
+        saved_state = dict(cx.var_state)
+        cx.var_state.update(dict(zip(var_ids, var_names)))
+        try:
+            cx.emit_block(cond_block)
+            c = cx.ref(cond_block.results[0])
+        finally:
+            cx.env.pop()
+            cx.var_state = saved_state
+        return c
+
+    # the initial condition, before the loop
+    c0 = eval_cond([cx.ref(t) for t in node.inputs[len(node.inputs) - n:]], init_vars)
+    if c0 is None:
+        c0 = cx.const(np.array(True))
+    before = dict(cx.var_state)
+    in_names = [cx.fresh("iter"), cx.fresh("cond_in")]
+    carried_names = [cx.fresh("v") for _ in range(n)]
+    var_names = [cx.fresh("var") for _ in var_ids]
+
+    def body():
+        for a, nm in zip(loop_args, carried_names):
+            cx.bind(a, nm)
+        if n_item:
+            for a, nm in zip(body_block.args[:n_item], item_fn(in_names[0])):
+                cx.bind(a, nm)
+        cx.var_state = dict(before)
+        cx.var_state.update(dict(zip(var_ids, var_names)))
+        cx.emit_block(body_block)
+        res = [cx.ref(r) for r in body_block.results]
+        new_vars = [cx.var_state[v] for v in var_ids]
+        c = eval_cond(res, new_vars)
+        if c is None:
+            c = cx.const(np.array(True))
+        bool_info = lambda nm: helper.make_tensor_value_info(nm, TP.BOOL, [])  # noqa: E731
+        return [(c, bool_info)] + list(zip(res, infos)) + list(zip(new_vars, var_infos))
+
+    graph_inputs = [
+        (in_names[0], helper.make_tensor_value_info(in_names[0], TP.INT64, [])),
+        (in_names[1], helper.make_tensor_value_info(in_names[1], TP.BOOL, [])),
+    ]
+    graph_inputs += [(nm, f(nm)) for nm, f in zip(carried_names, infos)]
+    graph_inputs += [(nm, f(nm)) for nm, f in zip(var_names, var_infos)]
+    body_g = cx.subgraph(body, graph_inputs, "body")
+    cx.var_state = before
+    inits = [cx.ref(t) for t in node.inputs[len(node.inputs) - n:]]
+    outs = cx.op("Loop", [trip or "", c0] + inits + init_vars, n_out=n + len(var_ids), body=body_g)
+    for v, o in zip(var_ids, outs[n:]):
+        cx.var_state[v] = o
+    return outs[:n]
+
+
+def _lower_while(cx, node, ins):
+    cond_b, body_b = node.regions
+    return _loop(cx, node, ins, None, cond_b, body_b)
+
+
+def _lower_for(cx, node, ins):
+    extra_b, body_b = node.regions
+    n_src = node.attrs.get("n_src", 1)
+    srcs = ins[:n_src]
+    for t in node.inputs[:n_src]:
+        if t.dtype is dt.variant or t.dtype is dt.string:
+            raise NotExportableError("a for loop over a dataset or strings is not exportable", node)
+    trip = cx.op1("Gather", [cx.op1("Shape", [srcs[0]]), cx.i64(0)], axis=0)
+    if n_src > 1:
+        for s in srcs[1:]:
+            trip = cx.op1("Min", [trip, cx.op1("Gather", [cx.op1("Shape", [s]), cx.i64(0)], axis=0)])
+
+    def items(it):
+        return [cx.op1("Gather", [s, it], axis=0) for s in srcs]
+
+    return _loop(cx, node, ins[n_src:], trip, extra_b, body_b, items)
+
+
+def _not_exportable(reason):
+    def fn(cx, node, ins):
+        raise NotExportableError(f"op {node.op} is not exportable to ONNX ({reason})", node)
+
+    return fn
+
+
+# ============================================================ straight-line
+def _simple(op_type, **fixed):
+    def fn(cx, node, ins):
+        return cx.op(op_type, ins, n_out=len(node.outputs), **fixed)
+
+    return fn
+
+
+def _unary_chain(*steps):
+    def fn(cx, node, ins):
+        x = ins[0]
+        for s in steps:
+            x = s(cx, x, node)
+        return [x]
+
+    return fn
+
+
+def _scalar_like(cx, value, node, idx=0):
+    return cx.const(np.array(value, dtype=node.inputs[idx].dtype.np))
+
+
+def _floordiv(cx, node, ins):
+    a, b = ins
+    if node.outputs[0].dtype.is_floating:
+        return [cx.op1("Floor", [cx.op1("Div", [a, b])])]
+    m = cx.op1("Mod", [a, b], fmod=0)
+    return [cx.op1("Div", [cx.op1("Sub", [a, m]), b])]
+
+
+def _floormod(cx, node, ins):
+    a, b = ins
+    if node.outputs[0].dtype.is_floating:
+        q = cx.op1("Floor", [cx.op1("Div", [a, b])])
+        return [cx.op1("Sub", [a, cx.op1("Mul", [q, b])])]
+    return cx.op("Mod", [a, b], fmod=0)
+
+
+def _realdiv(cx, node, ins):
+    a, b = ins
+    out = node.outputs[0].dtype
+    if node.inputs[0].dtype is not out:
+        a = cx.op1("Cast", [a], to=elem_type(out))
+        b = cx.op1("Cast", [b], to=elem_type(out))
+    return cx.op("Div", [a, b])
+
+
+def _sqdiff(cx, node, ins):
+    d = cx.op1("Sub", ins)
+    return cx.op("Mul", [d, d])
+
+
+def _relu(cx, node, ins):
+    return cx.op("Max", [ins[0], _scalar_like(cx, 0, node)])
+
+
+def _pow(cx, node, ins):
+    return cx.op("Pow", ins)
+
+
+def _matmul(cx, node, ins):
+    a, b = ins
+    for i, flag in ((0, "transpose_a"), (1, "transpose_b")):
+        if node.attrs.get(flag):
+            r = node.inputs[i].shape.rank
+            perm = list(range(r - 2)) + [r - 1, r - 2]
+            x = cx.op1("Transpose", [ins[i]], perm=perm)
+            if i == 0:
+                a = x
+            else:
+                b = x
+    return cx.op("MatMul", [a, b])
+
+
+def _cast(cx, node, ins):
+    return cx.op("Cast", ins, to=elem_type(node.attrs["dtype"], node))
+
+
+_REDUCE = {"Sum": "ReduceSum", "Prod": "ReduceProd", "Max": "ReduceMax", "Min": "ReduceMin"}
+
+
+def _reduce(kind):
+    def fn(cx, node, ins):
+        x = ins[0]
+        axis = node.attrs["axis"]
+        keep = int(bool(node.attrs["keepdims"]))
+        rank = node.inputs[0].shape.rank
+        if kind in ("Any", "All"):
+            x = cx.op1("Cast", [x], to=TP.INT32)
+            op_type = "ReduceMax" if kind == "Any" else "ReduceMin"
+        else:
+            op_type = _REDUCE[kind]
+        if rank == 0 or axis is None:
+            args = [x]
+        else:
+            args = [x, cx.i64(list(axis))]
+        if rank == 0 and kind in ("Any", "All"):
+            out = x
+        elif rank == 0:
+            out = cx.op1("Identity", [x])
+        else:
+            out = cx.op1(op_type, args, keepdims=keep)
+        if kind in ("Any", "All"):
+            out = cx.op1("Cast", [out], to=TP.BOOL)
+        return [out]
+
+    return fn
+
+
+def _mean(cx, node, ins):
+    x = ins[0]
+    t = node.inputs[0]
+    axis = node.attrs["axis"]
+    keep = int(bool(node.attrs["keepdims"]))
+    if t.shape.rank == 0:
+        return [cx.op1("Identity", [x])]
+    args = [x] if axis is None else [x, cx.i64(list(axis))]
+    if t.dtype.is_floating:
+        return cx.op("ReduceMean", args, keepdims=keep)
+    # integer mean: truncating division of the int64 sum by the count
+    x64 = cx.op1("Cast", [x], to=TP.INT64)
+    s = cx.op1("ReduceSum", [x64] + args[1:], keepdims=keep)
+    shape = cx.op1("Shape", [x64])
+    if axis is None:
+        cnt = cx.op1("ReduceProd", [shape], keepdims=0)
+    else:
+        cnt = cx.op1("ReduceProd", [cx.op1("Gather", [shape, cx.i64(list(axis))], axis=0)], keepdims=0)
+    cnt = cx.op1("Max", [cnt, cx.i64(1)])
+    q = cx.op1("Div", [cx.op1("Abs", [s]), cnt])
+    q = cx.op1("Mul", [q, cx.op1("Sign", [s])])
+    return cx.op("Cast", [q], to=elem_type(t.dtype))
+
+
+def _dyn_reduce(kind):
+    def fn(cx, node, ins):
+        x, axis = ins
+        keep = int(bool(node.attrs["keepdims"]))
+        axes = cx.to_i64_1d(axis)
+        if kind in ("Any", "All"):
+            xi = cx.op1("Cast", [x], to=TP.INT32)
+            out = cx.op1("ReduceMax" if kind == "Any" else "ReduceMin", [xi, axes], keepdims=keep)
+            return cx.op("Cast", [out], to=TP.BOOL)
+        if kind == "Mean":
+            if not node.inputs[0].dtype.is_floating:
+                raise NotExportableError("integer reduce_mean over axes known only at run time is not exportable", node)
+            return cx.op("ReduceMean", [x, axes], keepdims=keep)
+        return cx.op(_REDUCE[kind], [x, axes], keepdims=keep)
+
+    return fn
+
+
+def _argminmax(op_type):
+    def fn(cx, node, ins):
+        r = cx.op1(op_type, [ins[0]], axis=int(node.attrs["axis"]), keepdims=0)
+        return cx.op("Cast", [r], to=elem_type(node.attrs["output_type"]))
+
+    return fn
+
+
+def _cumsum(cx, node, ins):
+    return cx.op("CumSum", [ins[0], cx.i64(int(node.attrs["axis"]))])
+
+
+def _reshape(cx, node, ins):
+    if len(ins) == 1:
+        shape = [int(-1 if d is None else d) for d in node.attrs["shape"]]
+        s = cx.i64(shape)
+        allow = int(0 in shape and -1 not in shape)
+    else:
+        s = cx.to_i64_1d(ins[1])
+        c = node.inputs[1].const
+        allow = 0
+        if c is not None:
+            shape = [int(v) for v in np.atleast_1d(c)]
+            allow = int(0 in shape and -1 not in shape)
+    return cx.op("Reshape", [ins[0], s], allowzero=allow)
+
+
+def _rank(node, i=0):
+    r = node.inputs[i].shape.rank
+    if r is None:
+        raise NotExportableError(f"op {node.op} needs a known rank to be exported", node)
+    return r
+
+
+def _transpose(cx, node, ins):
+    perm = node.attrs["perm"]
+    if perm is None:
+        perm = list(reversed(range(_rank(node))))
+    return cx.op("Transpose", ins, perm=[int(p) for p in perm])
+
+
+def _concat(cx, node, ins):
+    return cx.op("Concat", ins, axis=int(node.attrs["axis"]))
+
+
+def _pack(cx, node, ins):
+    axis = int(node.attrs["axis"])
+    if axis < 0:
+        axis += _rank(node) + 1
+    ax = cx.i64([axis])
+    parts = [cx.op1("Unsqueeze", [x, ax]) for x in ins]
+    return cx.op("Concat", parts, axis=axis)
+
+
+def _unpack(cx, node, ins):
+    axis = int(node.attrs["axis"]) % _rank(node)
+    n = len(node.outputs)
+    if n == 0:
+        return []
+    parts = cx.op("Split", [ins[0]], n_out=n, axis=axis, num_outputs=n) if n > 1 else [ins[0]]
+    ax = cx.i64([axis])
+    return [cx.op1("Squeeze", [p, ax]) for p in parts]
+
+
+def _expand_dims(cx, node, ins):
+    return cx.op("Unsqueeze", [ins[0], cx.i64([int(node.attrs["axis"])])])
+
+
+def _squeeze(cx, node, ins):
+    axis = node.attrs["axis"]
+    if axis is None:
+        return cx.op("Squeeze", ins)
+    return cx.op("Squeeze", [ins[0], cx.i64([int(a) for a in axis])])
+
+
+def _tile(cx, node, ins):
+    if len(ins) == 1:
+        m = cx.i64([int(v) for v in np.atleast_1d(node.attrs["multiples"])])
+    else:
+        m = cx.to_i64_1d(ins[1])
+    return cx.op("Tile", [ins[0], m])
+
+
+def _gather(cx, node, ins):
+    return cx.op("Gather", ins, axis=int(node.attrs["axis"]))
+
+
+def _shape(cx, node, ins):
+    return cx.op("Cast", [cx.op1("Shape", ins)], to=elem_type(node.attrs["out_type"]))
+
+
+def _size(cx, node, ins):
+    return cx.op("Cast", [cx.op1("Size", ins)], to=elem_type(node.attrs["out_type"]))
+
+
+def _rank_op(cx, node, ins):
+    return cx.op("Cast", [cx.op1("Size", [cx.op1("Shape", ins)])], to=TP.INT32)
+
+
+def _range(cx, node, ins):
+    if node.outputs[0].dtype not in (dt.int32, dt.int64, dt.float32, dt.float64, dt.int16):
+        raise NotExportableError(f"range over {node.outputs[0].dtype.name} is not exportable", node)
+    return cx.op("Range", ins)
+
+
+def _fill(cx, node, ins):
+    dims = cx.to_i64_1d(ins[0])
+    return cx.op("Expand", [ins[1], dims])
+
+
+def _zeros(value):
+    def fn(cx, node, ins):
+        shape = [int(d) for d in node.attrs["shape"]]
+        return [cx.const(np.full(shape, value, dtype=node.attrs["dtype"].np))]
+
+    return fn
+
+
+def _zeros_like(value):
+    def fn(cx, node, ins):
+        return cx.op("Expand", [_scalar_like(cx, value, node), cx.op1("Shape", ins)])
+
+    return fn
+
+
+def _eye(cx, node, ins):
+    shape = node.attrs["shape"]
+    return [cx.const(np.eye(shape[0], shape[1], dtype=node.attrs["dtype"].np))]
+
+
+def _where_idx(cx, node, ins):
+    return cx.op("Transpose", [cx.op1("NonZero", ins)], perm=[1, 0])
+
+
+def _identity(cx, node, ins):
+    return cx.op("Identity", [ins[0]])
+
+
+def _strided_slice(cx, node, ins):
+    spec = node.attrs["spec"]
+    x = ins[0]
+    consumed = sum(1 for it in spec if it[0] in "is")
+    rank = node.inputs[0].shape.rank
+
+    def scalar(src, default):
+        if src is None:
+            return None, default
+        if src[0] == "c":
+            return None, int(src[1])
+        return ins[src[1]], None
+
+    pos = 0
+    for it in spec:
+        k = it[0]
+        if k == "n":
+            x = cx.op1("Unsqueeze", [x, cx.i64([pos])])
+            pos += 1
+        elif k == "e":
+            if rank is None:
+                raise NotExportableError("an ellipsis slice needs a known rank to be exported", node)
+            pos += rank - consumed
+        elif k == "i":
+            t, c = scalar(it[1], None)
+            idx = cx.const(np.array(c, np.int64)) if t is None else t
+            x = cx.op1("Gather", [x, idx], axis=pos)
+        else:
+            step_t, step = scalar(it[3], 1)
+            if step_t is not None:
+                raise NotExportableError("a slice with a step known only at run time is not exportable", node)
+            start_t, start = scalar(it[1], 0 if step > 0 else INT64_MAX)
+            stop_t, stop = scalar(it[2], INT64_MAX if step > 0 else INT64_MIN)
+
+            def one(t, c):
+                return cx.to_i64_1d(t) if t is not None else cx.i64([c])
+
+            if not (start_t is None and stop_t is None and start == 0 and stop == INT64_MAX and step == 1):
+                x = cx.op1("Slice", [x, one(start_t, start), one(stop_t, stop), cx.i64([pos]), cx.i64([step])])
+            pos += 1
+    return [cx.op1("Identity", [x])]
+
+
+def _select(cx, node, ins):
+    return cx.op("Where", ins)
+
+
+def _softmax(op_type):
+    def fn(cx, node, ins):
+        return cx.op(op_type, ins, axis=-1)
+
+    return fn
+
+
+def _einsum(cx, node, ins):
+    return cx.op("Einsum", ins, equation=node.attrs["equation"])
+
+
+def _is_finite(cx, node, ins):
+    bad = cx.op1("Or", [cx.op1("IsNaN", ins), cx.op1("IsInf", ins)])
+    return cx.op("Not", [bad])
+
+
+def _expm1(cx, node, ins):
+    return cx.op("Sub", [cx.op1("Exp", ins), _scalar_like(cx, 1, node)])
+
+
+def _log1p(cx, node, ins):
+    return cx.op("Log", [cx.op1("Add", [ins[0], _scalar_like(cx, 1, node)])])
+
+
+def _rsqrt(cx, node, ins):
+    return cx.op("Reciprocal", [cx.op1("Sqrt", ins)])
+
+
+def _square(cx, node, ins):
+    return cx.op("Mul", [ins[0], ins[0]])
+
+
+def _check_bound(cx, node, ins):
+    return cx.op("Identity", [ins[0]])
+
+
+def _reverse(cx, node, ins):
+    axes = node.attrs["axis"]
+    x = ins[0]
+    for a in (axes or ()):
+        x = cx.op1("Slice", [x, cx.i64([-1]), cx.i64([INT64_MIN]), cx.i64([int(a)]), cx.i64([-1])])
+    return [cx.op1("Identity", [x])]
+
+
+# ----------------------------------------------------------------- variables
+def _read_var(cx, node, ins):
+    v = node.attrs["var"]
+    return [cx.op1("Identity", [cx.var_state[id(v)]])]
+
+
+def _assign(kind):
+    def fn(cx, node, ins):
+        v = node.attrs["var"]
+        cur = cx.var_state[id(v)]
+        x = ins[0]
+        if node.inputs[0].dtype is not v.dtype:
+            x = cx.op1("Cast", [x], to=elem_type(v.dtype, node))
+        if kind == "set":
+            new = cx.op1("Identity", [x])
+        elif kind == "add":
+            new = cx.op1("Add", [cur, x])
+        elif kind == "sub":
+            new = cx.op1("Sub", [cur, x])
+        else:  # VarHandleInit: the initial value was already taken as the initializer
+            new = cur
+        cx.var_state[id(v)] = new
+        return [new]
+
+    return fn
+
+
+# -------------------------------------------------------------- TensorArray
+def _ta_new(cx, node, ins):
+    info = cx.ta_info(node.outputs[0])
+    if info is None or info.dtype is None:
+        raise NotExportableError("a TensorArray that is never written or read cannot be exported", node)
+    dtype = info.dtype
+    et = elem_type(dtype, node)
+    cx.ta_elem[id(node.outputs[0])] = et
+    es = info.elem_shape
+    size_c = node.inputs[0].const if node.inputs else None
+    empty = cx.op1("SequenceEmpty", [], dtype=et)
+    if size_c is not None and int(size_c) == 0:
+        return [empty]
+    if es is not None and es.is_fully_defined():
+        # a fixed-size array of zeros, as the runtime reads unwritten elements
+        n = cx.to_i64_1d(ins[0])
+        zeros = cx.op1("Expand", [cx.const(np.zeros((), dtype.np)), cx.op1("Concat", [n, cx.i64(list(es.dims))], axis=0)])
+        if size_c is not None:
+            return cx.op("SplitToSequence", [zeros], axis=0, keepdims=0)
+        # size known only at run time: an empty sequence when 0
+        et_info = lambda nm: helper.make_tensor_sequence_value_info(nm, et, None)  # noqa: E731
+
+        def then():
+            return [(cx.op1("SplitToSequence", [zeros], axis=0, keepdims=0), et_info)]
+
+        def other():
+            return [(cx.op1("SequenceEmpty", [], dtype=et), et_info)]
+
+        pos = cx.op1("Greater", [cx.op1("ReduceMax", [n], keepdims=0), cx.i64(0)])
+        return cx.op("If", [pos], then_branch=cx.subgraph(then, [], "ta_then"),
+                     else_branch=cx.subgraph(other, [], "ta_else"))
+    if size_c is not None and int(size_c) > 0:
+        raise NotExportableError("a fixed-size TensorArray needs a known element_shape to be exported", node)
+    return [empty]
+
+
+def _ta_write(cx, node, ins):
+    h, i, v = ins
+    et = cx.ta_elem.get(id(node.inputs[0]))
+    if et is None:
+        raise NotExportableError("TensorArray write to an array of unknown element type", node)
+    cx.ta_elem[id(node.outputs[0])] = et
+    vt = node.inputs[2]
+    want = node.attrs.get("dtype")
+    if vt.dtype is not None and elem_type(vt.dtype, node) != et:
+        v = cx.op1("Cast", [v], to=et)
+    i64 = cx.op1("Cast", [i], to=TP.INT64)
+    n = cx.op1("SequenceLength", [h])
+    info = lambda nm: helper.make_tensor_sequence_value_info(nm, et, None)  # noqa: E731
+
+    def replace():
+        erased = cx.op1("SequenceErase", [h, i64])
+        return [(cx.op1("SequenceInsert", [erased, v, i64]), info)]
+
+    def append():
+        return [(cx.op1("SequenceInsert", [h, v]), info)]
+
+    inside = cx.op1("Less", [i64, n])
+    _ = want
+    return cx.op("If", [inside], then_branch=cx.subgraph(replace, [], "ta_set"),
+                 else_branch=cx.subgraph(append, [], "ta_append"))
+
+
+def _ta_read(cx, node, ins):
+    return cx.op("SequenceAt", ins[:2])
+
+
+def _ta_stack(cx, node, ins):
+    h = ins[0]
+    es = node.attrs["elem_shape"]
+    dtype = node.attrs["dtype"]
+    et = elem_type(dtype, node)
+    info = lambda nm: helper.make_tensor_value_info(nm, et, None)  # noqa: E731
+
+    def full():
+        return [(cx.op1("ConcatFromSequence", [h], axis=0, new_axis=1), info)]
+
+    if es is None or not es.is_fully_defined():
+        return [full()[0][0]]
+
+    def empty():
+        return [(cx.const(np.zeros((0,) + tuple(es.dims), dtype.np)), info)]
+
+    nonempty = cx.op1("Greater", [cx.op1("SequenceLength", [h]), cx.i64(0)])
+    return cx.op("If", [nonempty], then_branch=cx.subgraph(full, [], "stack"), else_branch=cx.subgraph(empty, [], "stack0"))
+
+
+def _ta_concat(cx, node, ins):
+    return cx.op("ConcatFromSequence", [ins[0]], axis=0, new_axis=0)
+
+
+def _ta_size(cx, node, ins):
+    return cx.op("Cast", [cx.op1("SequenceLength", ins)], to=TP.INT32)
+
+
+def _ta_unstack(cx, node, ins):
+    et = elem_type(node.inputs[0].dtype, node)
+    cx.ta_elem[id(node.outputs[0])] = et
+    return cx.op("SplitToSequence", [ins[0]], axis=0, keepdims=0)
+
+
+def _ta_pop(cx, node, ins):
+    cx.ta_elem[id(node.outputs[0])] = cx.ta_elem.get(id(node.inputs[0]))
+    return cx.op("SequenceErase", [ins[0], cx.i64(-1)])
+
+
+LOWERINGS = {
+    # control flow
+    "If": _lower_if,
+    "While": _lower_while,
+    "For": _lower_for,
+    # arithmetic
+    "AddV2": _simple("Add"),
+    "BiasAdd": _simple("Add"),
+    "Sub": _simple("Sub"),
+    "Mul": _simple("Mul"),
+    "RealDiv": _realdiv,
+    "FloorDiv": _floordiv,
+    "FloorMod": _floormod,
+    "Pow": _pow,
+    "Maximum": _simple("Max"),
+    "Minimum": _simple("Min"),
+    "SquaredDifference": _sqdiff,
+    "Neg": _simple("Neg"),
+    "Abs": _simple("Abs"),
+    "Sign": _simple("Sign"),
+    "Square": _square,
+    "Tanh": _simple("Tanh"),
+    "Exp": _simple("Exp"),
+    "Log": _simple("Log"),
+    "Sqrt": _simple("Sqrt"),
+    "Rsqrt": _rsqrt,
+    "Sin": _simple("Sin"),
+    "Cos": _simple("Cos"),
+    "Tan": _simple("Tan"),
+    "Asin": _simple("Asin"),
+    "Acos": _simple("Acos"),
+    "Atan": _simple("Atan"),
+    "Sinh": _simple("Sinh"),
+    "Cosh": _simple("Cosh"),
+    "Floor": _simple("Floor"),
+    "Ceil": _simple("Ceil"),
+    "Round": _simple("Round"),
+    "Reciprocal": _simple("Reciprocal"),
+    "Sigmoid": _simple("Sigmoid"),
+    "Relu": _relu,
+    "Softplus": _simple("Softplus"),
+    "Erf": _simple("Erf"),
+    "Expm1": _expm1,
+    "Log1p": _log1p,
+    "IsNan": _simple("IsNaN"),
+    "IsInf": _simple("IsInf"),
+    "IsFinite": _is_finite,
+    "Softmax": _softmax("Softmax"),
+    "LogSoftmax": _softmax("LogSoftmax"),
+    "MatMul": _matmul,
+    "Einsum": _einsum,
+    "Cast": _cast,
+    # comparisons and logic
+    "Equal": _simple("Equal"),
+    "NotEqual": lambda cx, node, ins: cx.op("Not", [cx.op1("Equal", ins)]),
+    "Less": _simple("Less"),
+    "LessEqual": _simple("LessOrEqual"),
+    "Greater": _simple("Greater"),
+    "GreaterEqual": _simple("GreaterOrEqual"),
+    "LogicalAnd": _simple("And"),
+    "LogicalOr": _simple("Or"),
+    "LogicalNot": _simple("Not"),
+    "BitwiseAnd": _simple("BitwiseAnd"),
+    "BitwiseOr": _simple("BitwiseOr"),
+    "BitwiseXor": _simple("BitwiseXor"),
+    "Invert": _simple("BitwiseNot"),
+    "SelectV2": _select,
+    "Where": _where_idx,
+    # reductions
+    "Sum": _reduce("Sum"),
+    "Prod": _reduce("Prod"),
+    "Max": _reduce("Max"),
+    "Min": _reduce("Min"),
+    "Any": _reduce("Any"),
+    "All": _reduce("All"),
+    "Mean": _mean,
+    "SumDyn": _dyn_reduce("Sum"),
+    "ProdDyn": _dyn_reduce("Prod"),
+    "MaxDyn": _dyn_reduce("Max"),
+    "MinDyn": _dyn_reduce("Min"),
+    "AnyDyn": _dyn_reduce("Any"),
+    "AllDyn": _dyn_reduce("All"),
+    "MeanDyn": _dyn_reduce("Mean"),
+    "ArgMax": _argminmax("ArgMax"),
+    "ArgMin": _argminmax("ArgMin"),
+    "Cumsum": _cumsum,
+    # shapes and indexing
+    "Reshape": _reshape,
+    "Transpose": _transpose,
+    "ConcatV2": _concat,
+    "Pack": _pack,
+    "Unpack": _unpack,
+    "ExpandDims": _expand_dims,
+    "Squeeze": _squeeze,
+    "Tile": _tile,
+    "GatherV2": _gather,
+    "Shape": _shape,
+    "Size": _size,
+    "Rank": _rank_op,
+    "StridedSlice": _strided_slice,
+    "ReverseV2": _reverse,
+    "Range": _range,
+    "Fill": _fill,
+    "Zeros": _zeros(0),
+    "Ones": _zeros(1),
+    "ZerosLike": _zeros_like(0),
+    "OnesLike": _zeros_like(1),
+    "Eye": _eye,
+    "Identity": _identity,
+    "StopGradient": _identity,
+    "PreventGradient": _identity,
+    "EnsureShape": _identity,
+    "CheckBound": _check_bound,
+    # variables
+    "ReadVariableOp": _read_var,
+    "AssignVariableOp": _assign("set"),
+    "AssignAddVariableOp": _assign("add"),
+    "AssignSubVariableOp": _assign("sub"),
+    "VarHandleInit": _assign("init"),
+    # TensorArray
+    "TensorArrayV3": _ta_new,
+    "TensorArrayWriteV3": _ta_write,
+    "TensorArrayReadV3": _ta_read,
+    "TensorArrayGatherV3": _ta_stack,
+    "TensorArrayConcatV3": _ta_concat,
+    "TensorArraySizeV3": _ta_size,
+    "TensorArrayScatterV3": _ta_unstack,
+    "TensorListPopBack": _ta_pop,
+    # explicitly not exportable
+    "ReduceDataset": _not_exportable("datasets have no ONNX equivalent"),
+    "EagerPyFunc": _not_exportable("tf.py_function runs Python code"),
+}
+
+
+def not_exportable_ops():
+    """Names of registered ops without an ONNX lowering."""
+    from ..runtime import ops
+
+    return sorted(n for n in ops.REGISTRY if n not in LOWERINGS or LOWERINGS[n].__name__ == "fn" and n in ("ReduceDataset", "EagerPyFunc"))
+
+
+# ================================================================ the model
+def _value_info(name, dtype, shape, prefix):
+    e = elem_type(dtype)
+    dims = None
+    if shape is not None and shape.dims is not None:
+        dims = [d if d is not None else f"{prefix}_d{i}" for i, d in enumerate(shape.dims)]
+    return helper.make_tensor_value_info(name, e, dims)
+
+
+def lower(concrete, opset=None, input_names=None, output_names=None):
+    """A checked onnx.ModelProto for a ConcreteFunction; also returns the
+    names of the extra outputs (variables' new values)."""
+    _load()
+    opset = opset or DEFAULT_OPSET
+    graph = concrete.graph
+    cx = Lowering(graph, opset)
+    outputs = list(concrete.outputs)
+    for o in outputs:
+        if o.dtype in (dt.string, dt.variant, dt.resource):
+            raise NotExportableError(f"an output of dtype {o.dtype.name} cannot be exported to ONNX",
+                                     o.node if isinstance(o, SymbolicTensor) else None)
+    needed = {id(o) for o in outputs}
+    _kept(graph.root, needed, cx.kept)
+    # variables: initializers holding their value at export time
+    used_vars = _reads_vars(graph.root)
+    cx.var_order = {}
+    taken = set()
+    for i, (vid, v) in enumerate(sorted(used_vars.items(), key=lambda kv: kv[1]._id)):
+        cx.var_order[vid] = i
+        cx.vars[vid] = v
+        name = "".join(c if c.isalnum() or c in "_." else "_" for c in f"var_{v.name}")
+        if name in taken:
+            name = f"{name}_{i}"
+        taken.add(name)
+        arr = np.asarray(v._read_value(), dtype=v.dtype.np)
+        cx.initializers.append(numpy_helper.from_array(arr, name))
+        cx.var_state[vid] = name
+    assigned = [vid for vid in sorted(used_vars, key=cx.var_order.get) if vid in _writes_vars(graph.root)]
+    # inputs
+    in_infos = []
+    for i, t in enumerate(concrete.inputs):
+        base = (input_names[i] if input_names else t.node.name) or f"input_{i}"
+        if t.dtype in (dt.string, dt.variant, dt.resource):
+            raise NotExportableError(f"input {base} of dtype {t.dtype.name} cannot be exported to ONNX")
+        cx.bind(t, base)
+        in_infos.append(_value_info(base, t.dtype, t.shape, base))
+    cx.emit_block(graph.root)
+    cx.node = None
+    out_infos = []
+    final = []
+    names = []
+    for i, o in enumerate(outputs):
+        name = output_names[i] if output_names else f"output_{i}"
+        src = cx.ref(o)
+        cx.scope.nodes.append(helper.make_node("Identity", [src], [name], name=cx.fresh("n_out")))
+        out_infos.append(_value_info(name, o.dtype, o.shape, name))
+        names.append(name)
+    extra = []
+    for vid in assigned:
+        v = cx.vars[vid]
+        name = f"{v.name}:new"
+        while name in names or name in extra:
+            name = f"{v.name}_{len(extra)}:new"
+        cx.scope.nodes.append(helper.make_node("Identity", [cx.var_state[vid]], [name], name=cx.fresh("n_var")))
+        out_infos.append(_value_info(name, v.dtype, v.shape, name.replace(":", "_")))
+        extra.append(name)
+    g = helper.make_graph(cx.scope.nodes, concrete.name or "graph", in_infos, out_infos, initializer=cx.initializers)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="autograph_cli")
+    model.ir_version = min(model.ir_version, 10)
+    _ = final
+    return model, names, extra
