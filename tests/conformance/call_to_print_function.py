@@ -1,6 +1,9 @@
-"""print() and tf.print inside staged code: TensorFlow prints tensor values
-when the graph runs (print() of tensors through a py_func, to stdout;
-tf.print to stderr), so the output equals the plain Python run's."""
+"""print() and tf.print inside staged code. tf.print prints tensor values
+each time the graph runs (to stderr), so its output equals the plain Python
+run's. Python's print() of a tensor runs while tracing and shows the
+symbolic tensor once (seeds 001/003: "Tracing with Tensor(...)"), unless
+Feature.BUILTIN_FUNCTIONS stages it (tests/test_staged_control_flow.py
+covers both): those cases compare results, not output."""
 import autograph_cli.tf as tf
 
 from conformance.harness import Py, case, illegal
@@ -93,10 +96,10 @@ CASES = [
     case(tf_print_in_while, 3),
     case(tf_print_multiple_args, (1, 2)),
     case(tf_print_sep, (1, 2)),
-    case(print_tensor, 3, xfail="print-at-trace"),
-    case(print_tensor_in_cond, 3, -4, xfail="print-at-trace"),
-    case(print_tensor_in_loop, 3, xfail="print-at-trace"),
-    case(print_mixed_args, 2, xfail="print-at-trace"),
+    case(print_tensor, 3, check_output=False),
+    case(print_tensor_in_cond, 3, -4, check_output=False),
+    case(print_tensor_in_loop, 3, check_output=False),
+    case(print_mixed_args, 2, check_output=False),
     case(print_in_python_loop_with_tensor_cond, 2, 0),
     case(tf_print_list, 2),
 ]

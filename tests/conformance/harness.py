@@ -64,8 +64,6 @@ CATEGORIES = (
 
 # Reasons a case fails today. Keep this small: one entry per root cause.
 FAILURE_CLASSES = {
-    "print-at-trace": "print() of a tensor inside tf.function prints the symbolic tensor while tracing; "
-    "TensorFlow's AutoGraph prints the value each time the graph runs",
     "return-in-one-branch": "a staged if that returns in one branch only: TensorFlow says 'A value must also be "
     "returned from the else branch'; today the error names the generated 'retval_'",
     "dataset-tensor-arg": "a dataset built inside tf.function from a tensor (Dataset.range(n), "
