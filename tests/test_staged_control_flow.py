@@ -802,3 +802,26 @@ def test_tf_namespaces_are_importable_modules():
     from autograph_cli.tf import nn
 
     assert nn is tf.nn
+
+
+def test_datasets_built_inside_a_function_from_traced_tensors():
+    @tf.function
+    def total(n, xs):
+        s = tf.constant(0, tf.int64)
+        for v in tf.data.Dataset.range(n):
+            s += v
+        t = tf.constant(0)
+        for x in tf.data.Dataset.from_tensor_slices(xs):
+            t += x
+        return s, t
+
+    for n, xs in ((4, [1, 2, 3]), (0, [5])):
+        s, t = total(tf.constant(n), tf.constant(xs))
+        assert (s.numpy(), t.numpy()) == (sum(range(n)), sum(xs))
+
+    @tf.function
+    def transformed(n):
+        return tf.data.Dataset.range(n).map(lambda x: x * 2)
+
+    with pytest.raises(NotImplementedError, match="Dataset.map on a dataset built inside a function"):
+        transformed(tf.constant(3))

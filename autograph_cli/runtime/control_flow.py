@@ -842,7 +842,7 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
 def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=None):
     """Iterate a symbolic tensor (its first dimension) or a dataset.
     extra_test_fn(values) -> pred or None; body_fn(item, values) -> values."""
-    from .data import Dataset
+    from .data import Dataset, GraphDataset
 
     g = ctx.graph
     original = list(init_values)
@@ -851,6 +851,11 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
     if isinstance(iterable, Dataset):
         kind = "dataset"
         src = g.constant(iterable, dt.variant, name="dataset")
+        item_specs_struct = iterable.element_spec
+        item_specs = [(s.dtype, s.shape) for s in nest.flatten(item_specs_struct)]
+    elif isinstance(iterable, GraphDataset):
+        kind = "dataset"
+        src = iterable._handle
         item_specs_struct = iterable.element_spec
         item_specs = [(s.dtype, s.shape) for s in nest.flatten(item_specs_struct)]
     elif isinstance(iterable, StagedZip):
@@ -1016,7 +1021,7 @@ class Backend:
         state.set(out)
 
     def for_stmt(self, iterable, extra_test, body, state, opts):
-        from .data import Dataset, Iterator
+        from .data import Dataset, GraphDataset, Iterator
 
         if isinstance(iterable, Iterator) and ctx.graph is not None:
             # a dataset iterator made outside the function: the staged loop
@@ -1024,7 +1029,7 @@ class Backend:
             it = iterable
             iterable = Dataset(lambda: it._it, it.element_spec)
 
-        if ctx.graph is None or not isinstance(iterable, (SymbolicTensor, Dataset, StagedZip)):
+        if ctx.graph is None or not isinstance(iterable, (SymbolicTensor, Dataset, GraphDataset, StagedZip)):
             # eager iteration (datasets outside a trace, TensorArrays ...)
             for item in iterable:
                 body(item)
@@ -1302,9 +1307,9 @@ def register():
         from autograph_cli import operators
     except ImportError:  # pragma: no cover
         return
-    from .data import Dataset, Iterator
+    from .data import Dataset, GraphDataset, Iterator
 
-    operators.register_backend((SymbolicTensor, TensorArray, Dataset, Iterator, StagedZip), BACKEND)
+    operators.register_backend((SymbolicTensor, TensorArray, Dataset, GraphDataset, Iterator, StagedZip), BACKEND)
     try:
         from autograph_cli.operators import _calls
 

@@ -71,6 +71,11 @@ class Dataset:
     # sources ------------------------------------------------------------------
     @staticmethod
     def range(*args, output_type=dt.int64):
+        if any(_symbolic(a) for a in args):
+            # built when the graph runs, from the traced values
+            return _dataset_op("RangeDataset", lambda *vals: Dataset.range(*(int(v) for v in vals),
+                                                                          output_type=output_type),
+                               list(args), TensorSpec([], dt.as_dtype(output_type)))
         r = builtins.range(*args)
         t = dt.as_dtype(output_type)
         vals = [t.np(i) for i in r]
@@ -78,6 +83,19 @@ class Dataset:
 
     @staticmethod
     def from_tensor_slices(tensors):
+        if any(_symbolic(x) for x in nest.flatten(tensors)):
+            flat = [convert_to_tensor(x) for x in nest.flatten(tensors)]
+            for t in flat:
+                if t.shape.rank == 0:
+                    raise ValueError("Dimensions of all components must agree (and be at least rank 1)")
+            specs = nest.pack_sequence_as(tensors, [TensorSpec(TensorShape(t.shape.dims[1:]), t.dtype) for t in flat])
+            structure = tensors
+
+            def build(*vals):
+                return Dataset.from_tensor_slices(nest.pack_sequence_as(
+                    structure, [EagerTensor(v, t.dtype) for v, t in zip(vals, flat)]))
+
+            return _dataset_op("TensorSliceDataset", build, flat, specs)
         tensors = _lists_as_tensors(tensors)
         flat = nest.flatten(tensors)
         pairs = [_np_and_spec(x) for x in flat]
@@ -310,6 +328,49 @@ class Dataset:
 
     def __len__(self):
         return sum(1 for _ in self._make_iter())
+
+
+def _symbolic(x):
+    from .tensor import SymbolicTensor
+
+    return isinstance(x, SymbolicTensor)
+
+
+def _dataset_kernel(*values, build):
+    return build(*values)
+
+
+DATASET_OP = ops.define("DatasetFromTensors", lambda i, a: [(dt.variant, TensorShape([]))], _dataset_kernel,
+                        nofold=True)
+
+
+def _dataset_op(name, build, inputs, element_spec):
+    """A dataset whose source depends on traced tensors: a graph value (the
+    dataset is built each time the graph runs); a staged `for` iterates it."""
+    tensors = [convert_to_tensor(x) for x in inputs]
+    handle = ops.apply(DATASET_OP, tensors, {"build": build}, name=name)[0]
+    return GraphDataset(handle, element_spec)
+
+
+class GraphDataset:
+    """A dataset built inside a function from traced tensors (Dataset.range(n),
+    from_tensor_slices(x)): iterate it with a `for` loop (staged), or
+    reduce it; other transformations need a dataset built from values."""
+
+    def __init__(self, handle, element_spec):
+        self._handle = handle
+        self.element_spec = element_spec
+
+    def __iter__(self):
+        raise TypeError("a dataset built from traced tensors can only be iterated by a `for` loop converted by "
+                        "AutoGraph (a staged loop)")
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise NotImplementedError(
+            f"Dataset.{name} on a dataset built inside a function from traced tensors is not supported: build the "
+            "dataset outside the function (or from values), or iterate it with a `for` loop")
 
 
 def _lists_as_tensors(x):

@@ -120,7 +120,7 @@ CASES = [
     case(dataset_break, Py(10), Py(2)),
     case(dataset_continue, Py(7)),
     case(dataset_return, Py(6), Py(1)),
-    case(from_tensor_slices_sum, [1, 2, 3], xfail="dataset-tensor-arg"),
+    case(from_tensor_slices_sum, [1, 2, 3]),
     case(dataset_map_filter, Py(6)),
     case(dataset_batch, Py(5)),
     case(next_iter, Py(4)),
@@ -131,5 +131,5 @@ CASES = [
     case(dataset_zip, Py(4)),
 ]
 CASES += [
-    case(sum_dataset_built_inside, 5, 0, name="range_of_tensor_n", xfail="dataset-tensor-arg"),
+    case(sum_dataset_built_inside, 5, 0, name="range_of_tensor_n"),
 ]
