@@ -475,6 +475,20 @@ def graph_cmd(ctx, target, arg_specs, dot):
     ctx.exit(show_graph(target, list(arg_specs), dot, _color(ctx, sys.stdout)))
 
 
+@cli.command("export")
+@click.argument("target", metavar="PATH::FUNC|SAVED_MODEL_DIR")
+@click.option("--arg", "arg_specs", multiple=True, metavar="SPEC",
+              help="One argument: a tensor spec such as int32[None] or float32[3,3], or a Python literal (repeatable, in order).")
+@click.option("-o", "--output", required=True, metavar="FILE", help="The .onnx file to write.")
+@click.option("--opset", type=int, default=None, help="ONNX opset (default 18).")
+@click.option("--signature", default="serving_default", show_default=True, help="Signature of a saved model to export.")
+def export_cmd(target, arg_specs, output, opset, signature):
+    """Trace FUNC from PATH (or take a saved model's signature) and write it as an ONNX model for onnxruntime."""
+    from autograph_cli._cli.export import export_onnx
+
+    raise click.exceptions.Exit(export_onnx(target, list(arg_specs), output, opset, signature))
+
+
 def main(argv=None) -> None:
     """Console-script entry point: never ends in a Python traceback."""
     try:
