@@ -182,6 +182,14 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
     p = ctx.params
     jobs, strict, exclude, gitignore, fast_path = p["jobs"], p["strict"], p["exclude"], p["gitignore"], p["fast_path"]
     exclude = (*exclude, *ctx.meta.get("autograph.config", {}).get("extend_exclude", ()))
+    mapping = ctx.meta.get("autograph.config", {}).get("convert_check")
+    mapped = bool(mapping and (check or diff) and not (output or in_place or "-" in paths)
+                  and all(_within(x, mapping["source"]) or _within(x, mapping["output"]) for x in paths))
+    if mapped:
+        # [tool.autograph] convert-check: the converted files must be what
+        # converting their sources gives now (stale, missing and orphaned
+        # files are reported), whichever of them were named.
+        paths, output = (_shown(mapping["source"]),), _shown(mapping["output"])
 
     from autograph_cli._cli.files import SourceError, atomic_write, encode, output_targets, read_source
     from autograph_cli._cli.output import Progress, colored_diff, unified_diff
@@ -275,7 +283,10 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
                 text = unified_diff(old or "", new, target)
                 sys.stdout.write(colored_diff(text) if color else text)
                 sys.stdout.flush()
-            if check and not diff:
+            if mapped:
+                _err(f"{target}:1:1: " + ("stale: differs from a fresh conversion of " if old is not None
+                                          else "missing: no converted file for ") + path)
+            elif check and not diff:
                 _err(f"would convert {path}" + (f" -> {target}" if target != path else ""))
             continue
         try:
@@ -323,10 +334,34 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
             summary += f", {len(skipped)} path(s) skipped" + ("" if verbose else " (-v lists them)")
         _err(f"autograph: {summary}")
 
+    if mapped:
+        would_change += _orphans(output, targets.values(), gitignore, p["default_excludes"])
     if errors:
         ctx.exit(EXIT_ERROR)
     if (check and would_change) or (strict and left):
         ctx.exit(EXIT_REPORT)
+
+
+def _within(path: str, directory: str) -> bool:
+    path, directory = os.path.abspath(path), os.path.abspath(directory)
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def _shown(path: str) -> str:
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def _orphans(output: str, targets, gitignore: bool, default_excludes: bool) -> int:
+    """Converted files under ``output`` that no source gives any more."""
+    expected = {os.path.abspath(t) for t in targets}
+    files, _ = _discover([output], (), gitignore, default_excludes=default_excludes) if os.path.isdir(output) else ([], [])
+    n = 0
+    for f in files:
+        if os.path.abspath(f) not in expected:
+            _err(f"{f}:1:1: converted file without a source (convert-check mapping in [tool.autograph])")
+            n += 1
+    return n
 
 
 # -- check ------------------------------------------------------------------------

@@ -121,3 +121,35 @@ def test_default_excludes_are_visible_overridable_and_never_inside_packages(tmp_
     got = _py_files(tmp_path / "out3")
     assert "build/lib/old.py" in got and "venv/lib/site.py" not in got
     assert f"autograph: skipped {proj / 'venv'}{os.sep} (--exclude)" in r.stderr
+
+
+def test_convert_check_compares_converted_files_with_their_sources(tmp_path):
+    proj = tmp_path / "proj"
+    (proj / "src").mkdir(parents=True)
+    (proj / ".git").mkdir()
+    (proj / "src" / "loops.py").write_text(LOOPY)
+    assert run("convert", "src", "-o", "converted", cwd=proj).returncode == 0
+    hook = ["convert", "--check", "--diff", "--quiet"]  # the autograph-convert-check hook's entry
+    # Without a mapping a stale file passes (only re-conversion of the converted file is checked) ...
+    (proj / "src" / "loops.py").write_text(LOOPY.replace("total += i", "total += 2 * i"))
+    assert run(*hook, "converted/loops.py", cwd=proj).returncode == 0
+    # ... with one it fails, naming both files, with the diff.
+    (proj / "pyproject.toml").write_text('[tool.autograph]\nconvert-check = {source = "src", output = "converted"}\n')
+    for named in (["converted/loops.py"], ["src/loops.py"]):
+        r = run(*hook, *named, cwd=proj)
+        assert r.returncode == 1, r.stderr
+        assert "converted/loops.py:1:1: stale: differs from a fresh conversion of src/loops.py" in r.stderr
+        assert "+++ converted/loops.py\t(converted)" in r.stdout and "+        total += 2 * i" in r.stdout
+    assert run("convert", "src", "-o", "converted", cwd=proj).returncode == 0
+    r = run(*hook, "converted/loops.py", cwd=proj)
+    assert (r.returncode, r.stdout) == (0, ""), r.stderr
+    # A converted file whose source is gone, and a source never converted.
+    (proj / "converted" / "old.py").write_text("x = 1\n")
+    (proj / "src" / "new.py").write_text(LOOPY)
+    r = run(*hook, "converted/loops.py", cwd=proj)
+    assert r.returncode == 1
+    assert "converted/old.py:1:1: converted file without a source" in r.stderr
+    assert "converted/new.py:1:1: missing: no converted file for src/new.py" in r.stderr
+    (proj / "pyproject.toml").write_text('[tool.autograph]\nconvert-check = {source = "src"}\n')
+    r = run(*hook, "converted/loops.py", cwd=proj)
+    assert r.returncode == 2 and "convert-check" in r.stderr

@@ -5,7 +5,10 @@ stopping at the repository root. Keys use the long option names (``jobs``,
 ``exclude``, ``strict``, ``select``, ``ignore``, ``staged``, ``fast-path``,
 ``gitignore``, ``default-excludes``), plus ``extend-exclude`` (patterns added
 to ``exclude``, whichever gave it); a command-line option always wins over
-the file.
+the file. ``convert-check = {source = "src", output = "converted"}`` (paths
+relative to the pyproject.toml) tells ``convert --check/--diff`` on those
+paths to compare the converted files with a fresh conversion of their
+sources.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ KNOWN_KEYS = {
     "gitignore": bool,
     "default_excludes": bool,
     "extend_exclude": list,
+    "convert_check": dict,
 }
 
 
@@ -102,6 +106,11 @@ def load_config(path: str | None) -> tuple[dict, list[str]]:
             raise SourceError(path, 1, 1, f"tool.autograph.{key} must be {expected.__name__}, not {type(value).__name__}")
         if expected is list and not all(isinstance(v, str) for v in value):
             raise SourceError(path, 1, 1, f"tool.autograph.{key} must be a list of strings")
+        if name == "convert_check":
+            if set(value) != {"source", "output"} or not all(isinstance(v, str) and v for v in value.values()):
+                raise SourceError(path, 1, 1, f"tool.autograph.{key} must be {{source = \"DIR\", output = \"DIR\"}}")
+            base = os.path.dirname(os.path.abspath(path))
+            value = {k: os.path.normpath(os.path.join(base, v)) for k, v in value.items()}
         if name == "jobs" and value < 1:
             raise SourceError(path, 1, 1, f"tool.autograph.{key} must be at least 1, not {value}")
         options[name] = value
