@@ -491,7 +491,7 @@ def _prepare_loop_vars(names, values, location, kind):
             continue
         if isinstance(v, (bool, int, float, np.generic)) and not isinstance(v, type):
             v = convert_to_tensor(v)
-        elif type(v) in (list, tuple, dict):
+        elif type(v) in (list, tuple, dict) or hasattr(v, "_tf_components"):
             # a structure of tensors (a list becomes a TensorArray only if
             # the body appends to it: see _trace_loop)
             v = nest.map_structure(_stageable_leaf, v)

@@ -355,6 +355,15 @@ compat = _types.SimpleNamespace(v1=_types.SimpleNamespace(
 ))
 
 
+from autograph_cli.runtime import composite as _composite  # noqa: E402
+
+SparseTensor = _composite.SparseTensor
+RaggedTensor = _composite.RaggedTensor
+sparse = _types.SimpleNamespace(SparseTensor=SparseTensor, to_dense=_composite.sparse_to_dense,
+                                from_dense=_composite.sparse_from_dense)
+ragged = _types.SimpleNamespace(constant=_composite.ragged_constant, RaggedTensor=RaggedTensor)
+
+
 def _publish_namespaces():
     """Every sub-namespace (tf.math, tf.nn, tf.autograph.experimental ...)
     is a real module, registered in sys.modules: `import
