@@ -311,9 +311,12 @@ class Flow:
     def _if(self, st: ast.If, state: dict) -> dict | None:
         self.read(st.test, state)
         c = self.cls(st.test)
-        self.frames.append(("if", c == TENSOR, st, True))
+        # (AG103: also a condition that is a tensor whenever a parameter is)
+        src = None if c == TENSOR else self.scope.tensor_source(st.test)
+        tensor = c == TENSOR or src is not None
+        self.frames.append(("if", tensor, st, True, src))
         s1 = self.block(st.body, dict(state))
-        self.frames[-1] = ("if", c == TENSOR, st, False)
+        self.frames[-1] = ("if", tensor, st, False, src)
         s2 = self.block(st.orelse, dict(state))
         self.frames.pop()
         if c != PY and (s1 is None) != (s2 is None) and not any(f[0] == "loop" for f in self.frames) \
@@ -375,19 +378,21 @@ class Flow:
         return self.block(st.finalbody, result)
 
     def _check_exit(self, st: ast.stmt, kind: str) -> None:
-        tensor_if = None
-        for frame_kind, flag, node, *_ in reversed(self.frames):
+        tensor_if = source = None
+        for frame_kind, flag, node, *rest in reversed(self.frames):
             if frame_kind == "if":
                 if flag and tensor_if is None:
-                    tensor_if = node
+                    tensor_if, source = node, rest[1]
                 continue
             # a loop
             if flag and tensor_if is not None:
                 kw = "for" if isinstance(node, (ast.For, ast.AsyncFor)) else "while"
                 what = "a Python loop" if self.cls(node.test if kw == "while" else node.iter) == PY else \
                     "a Python loop unless its range is a tensor"
+                cond = (f"the tensor condition at line {tensor_if.lineno}" if source is None else
+                        f"the condition at line {tensor_if.lineno}, a tensor whenever the parameter '{source}' is one")
                 self.report(st, "AG103", (
-                    f"`{kind}` depends on the tensor condition at line {tensor_if.lineno}, but the `{kw}` loop at "
+                    f"`{kind}` depends on {cond}, but the `{kw}` loop at "
                     f"line {node.lineno} is {what}: TensorFlow raises here, and autograph_cli traces "
                     f"{'every remaining iteration under a staged conditional' if kw == 'for' else 'the rest of the loop as a staged loop'}; "
                     f"iterate over `tf.range(...)` or make the loop condition a tensor."))

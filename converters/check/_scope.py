@@ -126,6 +126,7 @@ class Scope:
         self.classes: dict[str, int] = {}
         self.classify = Classifier(self._lookup, self.qualify, is_tf_qualname, self.shadowed)
         self._solve_classes()
+        self._solve_tensor_sources()
 
     # -- names -------------------------------------------------------------
     def qualify(self, e: ast.AST) -> str | None:
@@ -250,6 +251,69 @@ class Scope:
         for name, c in classes.items():
             if c == BOTTOM:
                 classes[name] = UNKNOWN
+
+
+    # -- names that can hold a tensor ----------------------------------------
+    def _solve_tensor_sources(self) -> None:
+        """Which locals can hold a tensor, and through which parameter: a
+        staged function's parameters (a tensor whenever the caller passes
+        one) and what is computed from them by arithmetic, comparisons and
+        indexing. Results of tf calls are TENSOR already."""
+        self.sources: dict[str, str] = {}
+        for p in self.params:
+            if p.arg != self.self_name and self.classes.get(p.arg) == UNKNOWN and p.arg not in self.assigned:
+                self.sources[p.arg] = p.arg
+        rules = [(name, rule) for name, rule in self._bindings() if rule[0] in ("value", "aug")]
+        for p in self.params:  # a rebound parameter: a source where its bindings say so
+            if p.arg != self.self_name and self.classes.get(p.arg) == UNKNOWN and p.arg in self.assigned:
+                self.sources[p.arg] = p.arg
+        for _ in range(8):
+            changed = False
+            for name, rule in rules:
+                if name in self.sources:
+                    continue
+                src = self.tensor_source(rule[-1])
+                if src is not None:
+                    self.sources[name] = src
+                    changed = True
+            if not changed:
+                break
+
+    def tensor_source(self, e: ast.AST) -> str | None:
+        """The parameter through which ``e`` can be a tensor (None: certainly
+        not through one; a tf call's result is TENSOR, see ``classify``)."""
+        try:
+            return self._source(e)
+        except RecursionError:
+            return None
+
+    def _source(self, e: ast.AST) -> str | None:
+        if self.classify(e) == PY:
+            return None
+        if isinstance(e, ast.Name):
+            return getattr(self, "sources", {}).get(e.id)
+        if isinstance(e, ast.Compare):
+            parts = [e.left, *e.comparators]
+        elif isinstance(e, ast.BoolOp):
+            parts = e.values
+        elif isinstance(e, ast.BinOp):
+            parts = [e.left, e.right]
+        elif isinstance(e, ast.UnaryOp):
+            parts = [e.operand]
+        elif isinstance(e, ast.IfExp):
+            parts = [e.body, e.orelse]
+        elif isinstance(e, (ast.Subscript, ast.NamedExpr)):
+            parts = [e.value]
+        elif (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id in ("abs", "min", "max", "round")
+              and not self.shadowed(e.func.id)):
+            parts = e.args
+        else:
+            return None
+        for x in parts:
+            src = self._source(x)
+            if src is not None:
+                return src
+        return None
 
 
 def module_classes(module: ModuleInfo) -> dict[str, int]:

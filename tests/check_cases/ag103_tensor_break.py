@@ -112,9 +112,40 @@ def tensor_continue():
 
 
 @tf.function
-def unknown_condition(x):
+def parameter_condition(x):
   for i in range(5):
-    if x > i:  # may be a Python value: not reported
+    if x > i:  # a tensor whenever x is one
+      break  # expect: AG103
+  return x
+
+
+@tf.function
+def is_prime(n):
+  # Arithmetic on a parameter: a tensor whenever n is one (issue 13).
+  k = 2
+  while k < 100:
+    if k * k > n:
+      break  # expect: AG103
+    if n % k == 0:
+      return False  # expect: AG103
+    k += 1
+  return True
+
+
+@tf.function
+def derived_from_a_parameter(x, limit):
+  half = limit // 2
+  for i in range(5):
+    if i >= half:
+      break  # expect: AG103
+  return x
+
+
+@tf.function
+def python_facts_about_a_parameter(x, n=3):
+  # Shapes, lengths, `is None` and a parameter with a Python default stay Python values.
+  for i in range(5):
+    if x is None or len(x.shape) > i or n > i:
       break
   return x
 
