@@ -320,7 +320,7 @@ def test_cli_export(tmp_path):
 
 
 # ------------------------------------------------------------- random programs
-N_RANDOM = 60
+N_RANDOM = 150
 RANDOM_INPUTS = [(3, 5), (-4, 11), (0, 0), (17, -2), (9, 9)]
 
 
@@ -362,5 +362,51 @@ def test_random_programs_differential(tmp_path):
             compared += 1
             if got[: len(want)] != want:
                 failures.append((sources[k], f"input {(a, b)}: onnxruntime {got} != runtime {want}"))
+    print(f"random programs: {exported} exported, {compared} inputs compared")
     assert not failures, "\n\n".join(f"{s}\n-> {m}" for s, m in failures[:3])
     assert exported >= N_RANDOM * 0.8 and compared >= exported * 3
+
+
+# ------------------------------------------------------------- the samples
+def _sample(name):
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples", f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_onnx_sample_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+F32 = tf.TensorSpec([None], tf.float32)
+SAMPLES = [
+    ("collatz", "collatz", (I32,), [(np.int32(27),), (np.int32(1),)]),
+    ("tanh_loop", "f", (F32,), [(np.array([0.9, 0.8, 0.7, 0.6, 0.5], np.float32),), (np.array([0.1], np.float32),)]),
+    ("early_return", "first_above", (tf.TensorSpec([None], tf.int32), I32),
+     [(np.array([1, 5, 2, 8], np.int32), np.int32(4)), (np.array([1, 2], np.int32), np.int32(4))]),
+    ("early_return", "sign", (I32,), [(np.int32(-3),), (np.int32(0),), (np.int32(5),)]),
+    ("break_continue", "while_tf_true_tf_break", (I32,), [(np.int32(5),), (np.int32(0),)]),
+    ("break_continue", "count_positive_until", (tf.TensorSpec([None], tf.int32), I32),
+     [(np.array([1, -2, 3, 4, 9, 5], np.int32), np.int32(9)), (np.array([3], np.int32), np.int32(0))]),
+    ("sum_even", "sum_even", (tf.TensorSpec([None], tf.int32),), [(np.arange(10, dtype=np.int32),)]),
+    ("list_accumulation", "squares_of_even", (I32,), [(np.int32(9),), (np.int32(1),)]),
+    ("simple_relu", "simple_relu", (I32,), [(np.int32(-2),), (np.int32(3),)]),
+]
+
+
+@pytest.mark.parametrize("module,func,specs,inputs", SAMPLES, ids=[f"{m}.{f}" for m, f, _, _ in SAMPLES])
+def test_samples(module, func, specs, inputs, capsys):
+    fn = tf.function(getattr(_sample(module), func))
+    check(fn, specs, inputs)
+
+
+def test_sample_dynamic_rnn():
+    mod = _sample("dynamic_rnn")
+    fn = tf.function(mod.dynamic_rnn)
+    rng = np.random.default_rng(3)
+    x = rng.random((2, 3, 4), np.float32)
+    s0 = np.zeros((2, 4), np.float32)
+    cf = fn.get_concrete_function(mod.rnn_step, tf.TensorSpec([2, 3, 4], tf.float32), tf.TensorSpec([2, 4], tf.float32))
+    got = ort_run(to_onnx(cf), x, s0)
+    np.testing.assert_allclose(got[0], cf(tf.constant(x), tf.constant(s0)).numpy(), rtol=1e-6)

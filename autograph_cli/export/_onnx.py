@@ -179,9 +179,17 @@ def _info_for(t, cx):
     if t.dtype is dt.variant:
         et = cx.ta_elem.get(id(t))
         if et is None:
-            raise NotExportableError("a variant value (dataset or unknown TensorArray) cannot be exported", cx.node)
+            info = cx.ta_info(t)
+            if info is None or info.dtype is None:
+                raise NotExportableError("a variant value (dataset or unknown TensorArray) cannot be exported", cx.node)
+            et = elem_type(info.dtype, cx.node)
         return lambda n: helper.make_tensor_sequence_value_info(n, et, None)
     e = elem_type(t.dtype, cx.node)
+    dims = t.shape.dims
+    if dims is not None:
+        # the traced shape (a loop variable's: its invariant); unknown dims stay unnamed
+        shape = [d if d is not None else "" for d in dims]
+        return lambda n: helper.make_tensor_value_info(n, e, shape)
     return lambda n: helper.make_tensor_value_info(n, e, None)
 
 
@@ -412,6 +420,8 @@ def _loop(cx, node, carried_init, trip, cond_block, body_block, item_fn=None):
     for a, init_t in zip(loop_args, node.inputs[len(node.inputs) - n:]):
         if a.dtype is dt.variant:
             et = cx.ta_elem.get(id(init_t))
+            if et is None and cx.ta_info(init_t) is not None and cx.ta_info(init_t).dtype is not None:
+                et = elem_type(cx.ta_info(init_t).dtype, node)
             if et is None:
                 raise NotExportableError("a loop carries a variant value that is not an exportable TensorArray", node)
             cx.ta_elem[id(a)] = et
