@@ -163,9 +163,15 @@ class Converter:
         try:
             outs = fn()
             out_infos = []
+            produced = {o for n in self.scope.nodes for o in n.output}
+            used = set()
             for src, info in outs:
-                o = self.fresh("out")
-                self.scope.nodes.append(helper.make_node("Identity", [src], [o], name=self.fresh("n_Identity")))
+                if src in produced and src not in used:
+                    o = src  # made in this subgraph: its own output
+                else:
+                    o = self.fresh("out")
+                    self.scope.nodes.append(helper.make_node("Identity", [src], [o], name=self.fresh("n_Identity")))
+                used.add(o)
                 out_infos.append(info(o))
             g = helper.make_graph(self.scope.nodes, self.fresh(name), [i for _, i in inputs], out_infos)
         finally:
@@ -359,8 +365,52 @@ class Lowering(Converter):
 
 
 # ============================================================ control flow
+# ops that cannot fail and have no effects: a conditional whose branches hold
+# only these (on fully known, equal result shapes) computes both branches and
+# selects with Where -- ONNX If runs a subgraph, which costs microseconds per call
+_SELECTABLE = {
+    "AddV2", "Sub", "Mul", "Neg", "Abs", "Sign", "Square", "Maximum", "Minimum", "Identity", "Cast",
+    "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr",
+    "LogicalNot", "SelectV2", "Tanh", "Sigmoid", "Relu", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+}
+_SELECT_MAX_NODES = 12
+
+
+def _nonzero_const(t):
+    c = t.const
+    return c is not None and np.size(c) == 1 and np.all(np.asarray(c) != 0)
+
+
+def _selectable(cx, node):
+    then_b, else_b = node.regions
+    count = 0
+    for b in (then_b, else_b):
+        for n in b.nodes:
+            if n.id not in cx.kept:
+                continue
+            count += 1
+            ok = n.op in _SELECTABLE or (n.op in ("FloorDiv", "FloorMod") and _nonzero_const(n.inputs[1]))
+            if not ok or n.regions:
+                return False
+    if count > _SELECT_MAX_NODES:
+        return False
+    for a, b in zip(then_b.results, else_b.results):
+        if a.dtype not in (dt.int32, dt.int64, dt.float32, dt.float64):  # Where kernels onnxruntime has
+            return False
+        if not (a.shape.is_fully_defined() and b.shape.is_fully_defined() and a.shape.dims == b.shape.dims):
+            return False
+    return node.inputs[0].shape.dims == ()
+
+
 def _lower_if(cx, node, ins):
     then_b, else_b = node.regions
+    if _selectable(cx, node):
+        outs = []
+        cx.emit_block(then_b)
+        cx.emit_block(else_b)
+        for a, b in zip(then_b.results, else_b.results):
+            outs.append(cx.op1("Where", [ins[0], cx.ref(a), cx.ref(b)]))
+        return outs
     var_ids = cx.region_vars(then_b, else_b)
     infos = [_info_for(t, cx) for t in then_b.results]
     for r, o in zip(then_b.results, node.outputs):
