@@ -153,3 +153,48 @@ def test_convert_check_compares_converted_files_with_their_sources(tmp_path):
     (proj / "pyproject.toml").write_text('[tool.autograph]\nconvert-check = {source = "src"}\n')
     r = run(*hook, "converted/loops.py", cwd=proj)
     assert r.returncode == 2 and "convert-check" in r.stderr
+
+
+TRACED = textwrap.dedent('''\
+    import autograph_cli.tf as tf
+
+
+    def g(x):
+        raise ValueError("boom")
+
+
+    @tf.function
+    def f(n):
+        s = 0
+        for i in tf.range(n):
+            if i > 1:
+                s = g(i)
+            else:
+                s = i
+        return s
+
+
+    f(tf.constant(5))
+    ''')
+
+
+def _frames(stderr: str) -> list[str]:
+    return [l.strip() for l in stderr.splitlines() if l.strip().startswith("File ")]
+
+
+def test_run_tracebacks_hide_autograph_frames(tmp_path):
+    (tmp_path / "prog.py").write_text(TRACED)
+    full = run("run", "prog.py", cwd=tmp_path, env={"AUTOGRAPH_TRACEBACK_FILTERING": "0"})
+    assert full.returncode == 1
+    internal = [f for f in _frames(full.stderr) if "autograph_cli" in f]
+    assert len(internal) >= 4, full.stderr  # everything, on request
+    r = run("run", "prog.py", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr.rstrip().endswith("ValueError: boom")
+    frames = _frames(r.stderr)
+    # The user's frames, exactly as in the full traceback, and nothing else.
+    assert frames == [f for f in _frames(full.stderr) if "autograph_cli" not in f], r.stderr
+    prog = tmp_path / "prog.py"
+    assert frames[0] == f'File "{prog}", line 19, in <module>'
+    assert frames[1] == f'File "{prog}", line 11, in f'
+    assert frames[-1] == f'File "{prog}", line 5, in g'
+    assert any(f.startswith(f'File "{prog}", line 13,') for f in frames)

@@ -37,11 +37,62 @@ def _ours(filename: str) -> bool:
     )
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # autograph_cli/
+
+
+def _internal(filename: str) -> bool:
+    return filename.startswith(_PACKAGE_DIR)
+
+
+def filter_traceback(tb):
+    """``tb`` without the entries of autograph_cli's own code (operators,
+    runtime, api ...), as TensorFlow filters its frames: the user's frames
+    and lines stay exactly as they are. Unchanged when every entry is
+    internal, or with ``AUTOGRAPH_TRACEBACK_FILTERING=0``."""
+    if os.environ.get("AUTOGRAPH_TRACEBACK_FILTERING", "1").strip().lower() in ("0", "false", "no", "off"):
+        return tb
+    kept = []
+    entry = tb
+    while entry is not None:
+        if not _internal(entry.tb_frame.f_code.co_filename):
+            kept.append(entry)
+        entry = entry.tb_next
+    if not kept:
+        return tb
+    if len(kept) == _length(tb):
+        return tb
+    new = None
+    for entry in reversed(kept):
+        new = types.TracebackType(new, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return new
+
+
+def _length(tb) -> int:
+    n = 0
+    while tb is not None:
+        n, tb = n + 1, tb.tb_next
+    return n
+
+
+def _filter_chain(e: BaseException, seen=None) -> None:
+    """Filter ``e``'s traceback and those of its causes and contexts."""
+    seen = seen if seen is not None else set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if e.__traceback__ is not None:
+            e.__traceback__ = filter_traceback(e.__traceback__)
+        if e.__cause__ is not None:
+            _filter_chain(e.__cause__, seen)
+        e = e.__context__
+
+
 def _print_program_exception(e: BaseException) -> None:
     tb = e.__traceback__
     while tb is not None and _ours(tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
-    traceback.print_exception(type(e), e, tb)
+    e.__traceback__ = tb
+    _filter_chain(e)
+    traceback.print_exception(type(e), e, e.__traceback__)
     sys.stderr.flush()
 
 
