@@ -158,7 +158,9 @@ def to_code_cmd(ctx, path, function, strict):
               help="Write converted files under DIR: a directory's contents at their paths in it (a package "
                    "keeps its name), a file under its name.")
 @click.option("--in-place", "in_place", is_flag=True, help="Rewrite the files themselves.")
-@click.option("--check", "check", is_flag=True, help="Write nothing; exit 1 if any file would change.")
+@click.option("--check", "check", is_flag=True,
+              help="Write nothing; exit 1 if any file would change. With [tool.autograph] convert-check = "
+                   "{source, output}: exit 1 if a converted file is not a fresh conversion of its source.")
 @click.option("--diff", "diff", is_flag=True, help="Write nothing; print a diff of what would change.")
 @click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), default=None, help="Worker processes.")
 @click.option("--report", "report", type=click.Choice(["json"]), default=None,
