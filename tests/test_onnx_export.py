@@ -410,3 +410,25 @@ def test_sample_dynamic_rnn():
     cf = fn.get_concrete_function(mod.rnn_step, tf.TensorSpec([2, 3, 4], tf.float32), tf.TensorSpec([2, 4], tf.float32))
     got = ort_run(to_onnx(cf), x, s0)
     np.testing.assert_allclose(got[0], cf(tf.constant(x), tf.constant(s0)).numpy(), rtol=1e-6)
+
+
+def test_more_straight_line_ops():
+    @tf.function
+    def f(x, i):
+        a = tf.pad(x, [[1, 2], [0, 1]], constant_values=-1.0)
+        b = tf.pad(x, [[1, 1], [1, 1]], mode="REFLECT")
+        p, q = tf.split(x, 2, axis=1)
+        r = tf.split(x, [1, -1], axis=1)
+        v, k = tf.math.top_k(x[0], 2)
+        s = tf.sort(x, axis=-1, direction="DESCENDING"), tf.argsort(x[1])
+        c = tf.math.cumsum(x, axis=1, exclusive=True, reverse=True)
+        g = tf.gather_nd(x, [[0, 1], [1, 0]])
+        sc = tf.scatter_nd([[1], [1], [3]], [1.0, 2.0, 3.0], [5])
+        ts = tf.tensor_scatter_nd_add(x, [[0, 0]], [10.0]), tf.tensor_scatter_nd_update(x, [[1, 2]], [7.0])
+        oh = tf.one_hot(i, 4)
+        at = tf.math.atan2(x, x[::-1] - 0.5)
+        return a, b, p, q, r, v, k, s, c, g, sc, ts, oh, at
+
+    x = np.array([[0.5, -1.0, 2.0, 0.0], [3.0, 1.5, -2.5, 1.0]], np.float32)
+    check(f, (tf.TensorSpec([2, 4], tf.float32), tf.TensorSpec([None], tf.int32)),
+          [(x, np.array([0, 3, -1, 5, 2], np.int32))], rtol=1e-5, atol=1e-5)

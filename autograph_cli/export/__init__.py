@@ -61,7 +61,9 @@ def to_onnx(fn, path=None, opset=None, *, args=None, kwargs=None, input_signatur
 
 
 def exportable_ops():
-    return sorted(n for n in LOWERINGS if n not in ("ReduceDataset", "EagerPyFunc"))
+    """Registered ops an exported graph may hold (Const as initializers; PrintV2
+    and Assert are left out of the model)."""
+    return sorted({n for n in LOWERINGS if n not in ("ReduceDataset", "EagerPyFunc")} | {"Const", "PrintV2", "Assert"})
 
 
 def not_exportable_ops():

@@ -1082,6 +1082,120 @@ def _ta_pop(cx, node, ins):
     return cx.op("SequenceErase", [ins[0], cx.i64(-1)])
 
 
+def _pads(cx, p):
+    """TF paddings [[before, after], ...] -> ONNX pads [befores..., afters...]."""
+    p64 = cx.op1("Cast", [p], to=TP.INT64)
+    return cx.op1("Reshape", [cx.op1("Transpose", [p64], perm=[1, 0]), cx.i64([-1])])
+
+
+def _pad(cx, node, ins):
+    return cx.op("Pad", [ins[0], _pads(cx, ins[1]), ins[2]], mode="constant")
+
+
+def _mirror_pad(cx, node, ins):
+    if node.attrs["mode"] != "reflect":
+        raise NotExportableError("tf.pad mode SYMMETRIC has no ONNX equivalent (REFLECT and CONSTANT export)", node)
+    return cx.op("Pad", [ins[0], _pads(cx, ins[1])], mode="reflect")
+
+
+def _split(cx, node, ins):
+    n = node.attrs["num"]
+    axis = int(node.attrs["axis"])
+    sizes = node.attrs["sizes"]
+    if sizes is None:
+        if n == 1:
+            return [cx.op1("Identity", ins)]
+        return cx.op("Split", [ins[0]], n_out=n, axis=axis, num_outputs=n)
+    sizes = list(sizes)
+    if -1 in sizes:
+        d = node.inputs[0].shape.dims[axis] if node.inputs[0].shape.dims is not None else None
+        if d is None:
+            raise NotExportableError("tf.split with a -1 size on an unknown dimension is not exportable", node)
+        sizes[sizes.index(-1)] = d - (sum(sizes) + 1)
+    return cx.op("Split", [ins[0], cx.i64(sizes)], n_out=n, axis=axis)
+
+
+def _topk(cx, node, ins):
+    if len(ins) == 1:
+        k = cx.i64([int(node.attrs["k"])])
+    else:
+        k = cx.to_i64_1d(ins[1])
+    v, i = cx.op("TopK", [ins[0], k], n_out=2, axis=-1, largest=1, sorted=1)
+    return [v, cx.op1("Cast", [i], to=TP.INT32)]
+
+
+def _sort_common(cx, node, ins):
+    axis = int(node.attrs["axis"])
+    x = ins[0]
+    n = cx.op1("Gather", [cx.op1("Shape", [x]), cx.i64([axis])], axis=0)
+    largest = 1 if node.attrs["descending"] else 0
+    return cx.op("TopK", [x, n], n_out=2, axis=axis, largest=largest, sorted=1)
+
+
+def _sort(cx, node, ins):
+    return [_sort_common(cx, node, ins)[0]]
+
+
+def _argsort(cx, node, ins):
+    return cx.op("Cast", [_sort_common(cx, node, ins)[1]], to=TP.INT32)
+
+
+def _cumulative(cx, node, ins):
+    if node.attrs.get("kind", "sum") != "sum":
+        raise NotExportableError(f"cumulative {node.attrs.get('kind')} has no ONNX equivalent", node)
+    return cx.op("CumSum", [ins[0], cx.i64(int(node.attrs["axis"]))],
+                 exclusive=int(bool(node.attrs["exclusive"])), reverse=int(bool(node.attrs["reverse"])))
+
+
+def _gather_nd(cx, node, ins):
+    idx = cx.op1("Cast", [ins[1]], to=TP.INT64)
+    return cx.op("GatherND", [ins[0], idx], batch_dims=int(node.attrs.get("batch_dims", 0)))
+
+
+def _scatter_nd(cx, node, ins):
+    idx, upd, shape = ins
+    zeros = cx.op1("Expand", [cx.const(np.zeros((), node.inputs[1].dtype.np)), cx.to_i64_1d(shape)])
+    return cx.op("ScatterND", [zeros, cx.op1("Cast", [idx], to=TP.INT64), upd], reduction="add")
+
+
+def _tensor_scatter(how):
+    def fn(cx, node, ins):
+        x, idx, upd = ins
+        idx = cx.op1("Cast", [idx], to=TP.INT64)
+        if how == "sub":
+            upd = cx.op1("Neg", [upd])
+        reduction = {"update": "none", "add": "add", "sub": "add", "max": "max", "min": "min"}[how]
+        return cx.op("ScatterND", [x, idx, upd], reduction=reduction)
+
+    return fn
+
+
+def _one_hot(cx, node, ins):
+    depth = int(node.attrs["depth"])
+    dtype = node.attrs["dtype"]
+    idx = cx.op1("Cast", [ins[0]], to=TP.INT64)
+    # negative indices select nothing here (ONNX would count them from the end)
+    idx = cx.op1("Where", [cx.op1("Less", [idx, cx.i64(0)]), cx.i64(depth), idx])
+    values = cx.const(np.array([node.attrs["off"], node.attrs["on"]], dtype=dtype.np))
+    return cx.op("OneHot", [idx, cx.i64(depth), values], axis=-1)
+
+
+def _atan2(cx, node, ins):
+    y, x = ins
+    d = node.inputs[0].dtype.np
+    zero, pi = cx.const(np.array(0, d)), cx.const(np.array(np.pi, d))
+    half = cx.const(np.array(np.pi / 2, d))
+    base = cx.op1("Atan", [cx.op1("Div", [y, x])])
+    x_neg = cx.op1("Less", [x, zero])
+    y_neg = cx.op1("Less", [y, zero])
+    shift = cx.op1("Where", [y_neg, cx.op1("Neg", [pi]), pi])
+    out = cx.op1("Where", [x_neg, cx.op1("Add", [base, shift]), base])
+    x_zero = cx.op1("Equal", [x, zero])
+    on_axis = cx.op1("Where", [cx.op1("Greater", [y, zero]), half,
+                               cx.op1("Where", [y_neg, cx.op1("Neg", [half]), zero])])
+    return cx.op("Where", [x_zero, on_axis, out])
+
+
 LOWERINGS = {
     # control flow
     "If": _lower_if,
@@ -1210,6 +1324,22 @@ LOWERINGS = {
     "TensorArraySizeV3": _ta_size,
     "TensorArrayScatterV3": _ta_unstack,
     "TensorListPopBack": _ta_pop,
+    "PadV2": _pad,
+    "MirrorPad": _mirror_pad,
+    "SplitV": _split,
+    "TopKV2": _topk,
+    "Sort": _sort,
+    "ArgSort": _argsort,
+    "Cumulative": _cumulative,
+    "GatherNd": _gather_nd,
+    "ScatterNd": _scatter_nd,
+    "TensorScatterUpdate": _tensor_scatter("update"),
+    "TensorScatterAdd": _tensor_scatter("add"),
+    "TensorScatterSub": _tensor_scatter("sub"),
+    "TensorScatterMax": _tensor_scatter("max"),
+    "TensorScatterMin": _tensor_scatter("min"),
+    "OneHot": _one_hot,
+    "Atan2": _atan2,
     # explicitly not exportable
     "ReduceDataset": _not_exportable("datasets have no ONNX equivalent"),
     "EagerPyFunc": _not_exportable("tf.py_function runs Python code"),
