@@ -186,11 +186,12 @@ def convert_cmd(ctx, paths, output, in_place, check, diff, jobs, report, strict,
     exclude = (*exclude, *ctx.meta.get("autograph.config", {}).get("extend_exclude", ()))
     mapping = ctx.meta.get("autograph.config", {}).get("convert_check")
     mapped = bool(mapping and (check or diff) and not (output or in_place or "-" in paths)
-                  and all(_within(x, mapping["source"]) or _within(x, mapping["output"]) for x in paths))
+                  and any(_within(x, mapping["source"]) or _within(x, mapping["output"]) for x in paths))
     if mapped:
         # [tool.autograph] convert-check: the converted files must be what
         # converting their sources gives now (stale, missing and orphaned
-        # files are reported), whichever of them were named.
+        # files are reported), whichever of them were named; other paths
+        # (pre-commit passes every staged Python file) are not converted files.
         paths, output = (_shown(mapping["source"]),), _shown(mapping["output"])
 
     from autograph_cli._cli.files import SourceError, atomic_write, encode, output_targets, read_source

@@ -135,7 +135,8 @@ def test_convert_check_compares_converted_files_with_their_sources(tmp_path):
     assert run(*hook, "converted/loops.py", cwd=proj).returncode == 0
     # ... with one it fails, naming both files, with the diff.
     (proj / "pyproject.toml").write_text('[tool.autograph]\nconvert-check = {source = "src", output = "converted"}\n')
-    for named in (["converted/loops.py"], ["src/loops.py"]):
+    (proj / "setup.py").write_text("x = 1\n")  # pre-commit passes every staged Python file
+    for named in (["converted/loops.py"], ["src/loops.py"], ["setup.py", "src/loops.py"]):
         r = run(*hook, *named, cwd=proj)
         assert r.returncode == 1, r.stderr
         assert "converted/loops.py:1:1: stale: differs from a fresh conversion of src/loops.py" in r.stderr
