@@ -1,8 +1,11 @@
 """Finding, reading and writing the files the CLI works on.
 
 - discovery: explicit files are taken as given; directories are walked for
-  ``*.py``, skipping tool/VCS directories, what ``.gitignore`` files name
-  (from the repository root down) and what ``--exclude`` patterns name;
+  ``*.py``, skipping the default excludes (tool/VCS/build directories,
+  outside packages only), what ``.gitignore`` files name (from the
+  repository root down) and what ``--exclude`` patterns name; each skip is
+  reported to the caller;
+- layout: ``output_targets`` says where ``convert -o`` writes each file;
 - reading: bytes -> text with the PEP 263 encoding, refusing binary files;
   every failure is a ``SourceError`` that prints as one located line;
 - writing: a temporary file in the same directory, then ``os.replace``.
