@@ -1023,7 +1023,6 @@ def _ta_write(cx, node, ins):
     if vt.dtype is not None and elem_type(vt.dtype, node) != et:
         v = cx.op1("Cast", [v], to=et)
     i64 = cx.op1("Cast", [i], to=TP.INT64)
-    n = cx.op1("SequenceLength", [h])
     info = lambda nm: helper.make_tensor_sequence_value_info(nm, et, None)  # noqa: E731
 
     def replace():
@@ -1033,8 +1032,13 @@ def _ta_write(cx, node, ins):
     def append():
         return [(cx.op1("SequenceInsert", [h, v]), info)]
 
-    inside = cx.op1("Less", [i64, n])
     _ = want
+    info_ta = cx.ta_info(node.inputs[0])
+    prefilled = info_ta is not None and info_ta.elem_shape is not None and info_ta.elem_shape.is_fully_defined()
+    if not node.attrs.get("dynamic") and prefilled:
+        # a fixed-size array (its elements exist from the start): always a replacement
+        return [replace()[0][0]]
+    inside = cx.op1("Less", [i64, cx.op1("SequenceLength", [h])])
     return cx.op("If", [inside], then_branch=cx.subgraph(replace, [], "ta_set"),
                  else_branch=cx.subgraph(append, [], "ta_append"))
 
