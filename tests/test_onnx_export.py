@@ -432,3 +432,41 @@ def test_more_straight_line_ops():
     x = np.array([[0.5, -1.0, 2.0, 0.0], [3.0, 1.5, -2.5, 1.0]], np.float32)
     check(f, (tf.TensorSpec([2, 4], tf.float32), tf.TensorSpec([None], tf.int32)),
           [(x, np.array([0, 3, -1, 5, 2], np.int32))], rtol=1e-5, atol=1e-5)
+
+
+def test_cli_export_saved_model(tmp_path):
+    saved_model = pytest.importorskip("autograph_cli.saved_model")
+    if not hasattr(saved_model, "save"):
+        pytest.skip("saved models not available")
+    src = tmp_path / "mk.py"
+    src.write_text(
+        "import sys\n"
+        "import autograph_cli.tf as tf\n"
+        "from autograph_cli import saved_model\n\n"
+        "class M(tf.Module):\n"
+        "    def __init__(self):\n"
+        "        self.v = tf.Variable(2.0)\n"
+        "        self.n = tf.Variable(0, name='steps')\n\n"
+        "    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])\n"
+        "    def __call__(self, x):\n"
+        "        while tf.reduce_sum(x) < 100.0:\n"
+        "            x = x * self.v\n"
+        "            self.n.assign_add(1)\n"
+        "        return x\n\n"
+        "saved_model.save(M(), sys.argv[1])\n"
+    )
+    d = tmp_path / "sm"
+    r = subprocess.run([sys.executable, str(src), str(d)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / "m.onnx"
+    r = subprocess.run([sys.executable, "-m", "autograph_cli", "export", str(d), "-o", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    model = onnx.load(str(out))
+    assert [o.name for o in model.graph.output] == ["output_0", "steps:new"]
+    got = ort_run(model, np.array([1.0, 2.0], np.float32))
+    np.testing.assert_array_equal(got[0], [64.0, 128.0])
+    assert int(got[1]) == 6
+    r = subprocess.run([sys.executable, "-m", "autograph_cli", "export", str(d), "--signature", "nope", "-o", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "serving_default" in r.stderr

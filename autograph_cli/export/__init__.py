@@ -15,7 +15,7 @@ Inputs are the concrete function's placeholders (unknown dimensions become
 symbolic dims), outputs its flat outputs ``output_0``, ``output_1``, ...
 Variables the function reads are initializers holding their value at export
 time; for each Variable the function assigns, the model has one more output,
-named ``<variable name>:new``, holding the variable's value after the call
+named ``<variable name>:new`` (without ``:0``), holding the variable's value after the call
 (the caller stores it back). Print and Assert ops are dropped. Ops without an
 ONNX lowering (see ``not_exportable_ops()``) make the export fail with one
 ``NotExportableError`` naming the op and the user's source line.

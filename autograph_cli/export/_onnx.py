@@ -1417,9 +1417,10 @@ def lower(concrete, opset=None, input_names=None, output_names=None):
     extra = []
     for vid in assigned:
         v = cx.vars[vid]
-        name = f"{v.name}:new"
+        base = v.name[:-2] if v.name.endswith(":0") else v.name
+        name = f"{base}:new"
         while name in names or name in extra:
-            name = f"{v.name}_{len(extra)}:new"
+            name = f"{base}_{len(extra)}:new"
         cx.scope.nodes.append(helper.make_node("Identity", [cx.var_state[vid]], [name], name=cx.fresh("n_var")))
         out_infos.append(_value_info(name, v.dtype, v.shape, name.replace(":", "_")))
         extra.append(name)
