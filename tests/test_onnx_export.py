@@ -470,3 +470,40 @@ def test_cli_export_saved_model(tmp_path):
     r = subprocess.run([sys.executable, "-m", "autograph_cli", "export", str(d), "--signature", "nope", "-o", str(out)],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "serving_default" in r.stderr
+
+
+def test_nested_loops_growing_tensor_and_unstack():
+    @tf.function
+    def f(x, n):
+        out = tf.zeros([0], tf.int32)
+        ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True).unstack(x)
+        total = 0
+        for i in tf.range(ta.size()):
+            tf.autograph.experimental.set_loop_options(shape_invariants=[(out, tf.TensorShape([None]))])
+            j = 0
+            while j < ta.read(i):
+                total += j
+                j += 1
+                if total > n:
+                    break
+            out = tf.concat([out, [total]], 0)
+        return out, total
+
+    check(f, (tf.TensorSpec([None], tf.int32), I32),
+          [(np.array([3, 0, 5, 2], np.int32), np.int32(100)), (np.array([4, 4], np.int32), np.int32(5)),
+           (np.zeros([0], np.int32), np.int32(1))])
+
+
+def test_for_over_zip_and_python_list_state():
+    @tf.function
+    def f(a, b):
+        acc = []
+        s = 0.0
+        for x, y in zip(a, b):
+            if x > y:
+                acc.append(x - y)
+            s += x * y
+        return tf.stack(acc) if False else s
+
+    check(f, (tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.float32)),
+          [(np.array([1.0, 5.0, 2.0], np.float32), np.array([2.0, 1.0, 0.5], np.float32))])
