@@ -507,3 +507,33 @@ def test_for_over_zip_and_python_list_state():
 
     check(f, (tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.float32)),
           [(np.array([1.0, 5.0, 2.0], np.float32), np.array([2.0, 1.0, 0.5], np.float32))])
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+def test_conv_pool(padding):
+    rng = np.random.default_rng(4)
+    w = tf.constant(rng.standard_normal((3, 3, 2, 4)).astype(np.float32))
+
+    @tf.function
+    def f(x):
+        y = tf.nn.conv2d(x, w, strides=1, padding=padding)
+        y2 = tf.nn.conv2d(x, w, strides=2, padding=padding)
+        y3 = tf.nn.conv2d(x, w, strides=1, padding=padding, dilations=2)
+        m = tf.nn.max_pool2d(tf.nn.relu(y), 2, 2, padding)
+        a = tf.nn.avg_pool2d(y, 3, 2, padding)
+        return y, y2, y3, m, a
+
+    check(f, (tf.TensorSpec([None, 7, 6, 2], tf.float32),), [(rng.standard_normal((2, 7, 6, 2)).astype(np.float32),)],
+          rtol=1e-4, atol=1e-5)
+
+
+def test_keras_mlp_forward():
+    rng = np.random.default_rng(5)
+    model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), tf.keras.layers.Dense(8, activation="relu"),
+                                 tf.keras.layers.Dense(3, activation="softmax")])
+
+    @tf.function
+    def f(x):
+        return model(x)
+
+    check(f, (tf.TensorSpec([None, 4], tf.float32),), [(rng.standard_normal((5, 4)).astype(np.float32),)], rtol=1e-5)

@@ -1200,6 +1200,57 @@ def _atan2(cx, node, ins):
     return cx.op("Where", [x_zero, on_axis, out])
 
 
+def _nchw(cx, x):
+    return cx.op1("Transpose", [x], perm=[0, 3, 1, 2])
+
+
+def _nhwc(cx, x):
+    return cx.op("Transpose", [x], perm=[0, 2, 3, 1])
+
+
+def _auto_pad(node):
+    return "SAME_UPPER" if node.attrs["padding"] == "SAME" else "VALID"
+
+
+def _explicit_pads(node, ksize, dilations):
+    """SAME padding as explicit pads when the spatial dims are known (onnxruntime
+    has no auto_pad with dilations)."""
+    dims = node.inputs[0].shape.dims
+    if dims is None or dims[1] is None or dims[2] is None:
+        return None
+    before, after = [], []
+    for size, k, st, d in zip(dims[1:3], ksize, node.attrs["strides"], dilations):
+        out = -(-size // st)
+        total = max((out - 1) * st + (k - 1) * d + 1 - size, 0)
+        before.append(total // 2)
+        after.append(total - total // 2)
+    return before + after
+
+
+def _conv2d(cx, node, ins):
+    w = cx.op1("Transpose", [ins[1]], perm=[3, 2, 0, 1])  # HWIO -> OIHW
+    dil = list(node.attrs["dilations"])
+    wd = node.inputs[1].shape.dims
+    kw = {"auto_pad": _auto_pad(node)}
+    if node.attrs["padding"] == "SAME" and dil != [1, 1]:
+        pads = _explicit_pads(node, wd[:2], dil) if wd is not None and None not in wd[:2] else None
+        if pads is None:
+            raise NotExportableError("conv2d with SAME padding and dilations needs known spatial sizes to be exported", node)
+        kw = {"pads": pads}
+    y = cx.op1("Conv", [_nchw(cx, ins[0]), w], strides=list(node.attrs["strides"]), dilations=dil, **kw)
+    return _nhwc(cx, y)
+
+
+def _pool(op_type):
+    def fn(cx, node, ins):
+        extra = {"count_include_pad": 0} if op_type == "AveragePool" else {}
+        y = cx.op1(op_type, [_nchw(cx, ins[0])], auto_pad=_auto_pad(node), kernel_shape=list(node.attrs["ksize"]),
+                   strides=list(node.attrs["strides"]), **extra)
+        return _nhwc(cx, y)
+
+    return fn
+
+
 LOWERINGS = {
     # control flow
     "If": _lower_if,
@@ -1344,6 +1395,9 @@ LOWERINGS = {
     "TensorScatterMin": _tensor_scatter("min"),
     "OneHot": _one_hot,
     "Atan2": _atan2,
+    "Conv2D": _conv2d,
+    "MaxPool": _pool("MaxPool"),
+    "AvgPool": _pool("AveragePool"),
     # explicitly not exportable
     "ReduceDataset": _not_exportable("datasets have no ONNX equivalent"),
     "EagerPyFunc": _not_exportable("tf.py_function runs Python code"),
