@@ -537,3 +537,29 @@ def test_keras_mlp_forward():
         return model(x)
 
     check(f, (tf.TensorSpec([None, 4], tf.float32),), [(rng.standard_normal((5, 4)).astype(np.float32),)], rtol=1e-5)
+
+
+def test_elementwise_reduction_and_shape_ops():
+    @tf.function
+    def f(x, k):
+        m = tf.math
+        u = [tf.tanh(x), tf.exp(x), m.log(tf.abs(x) + 1.0), tf.sqrt(tf.abs(x)), m.rsqrt(tf.abs(x) + 1.0), tf.sin(x),
+             tf.cos(x), m.tan(x * 0.3), m.asin(x * 0.3), m.acos(x * 0.3), m.atan(x), m.sinh(x), m.cosh(x), tf.math.floor(x),
+             tf.math.ceil(x), tf.math.round(x), m.reciprocal(x + 10.0), tf.sigmoid(x), m.softplus(x), m.erf(x), m.expm1(x),
+             m.log1p(tf.abs(x)), tf.square(x), tf.sign(x), -x, tf.nn.relu(x), tf.nn.softmax(x), tf.nn.log_softmax(x),
+             m.cumsum(x, axis=1), tf.reverse(x, [0, 1]), tf.tile(x, [2, 1]), tf.expand_dims(x, -1),
+             tf.squeeze(tf.expand_dims(x, 0)), tf.zeros_like(x), tf.ones_like(x), tf.einsum("ij,kj->ik", x, x),
+             tf.maximum(x, 0.5), tf.minimum(x, 0.5), m.squared_difference(x, 1.0), x ** 2.0, x / 3.0]
+        b = [m.is_nan(x / x), m.is_inf(1.0 / (x - x)), m.is_finite(x), tf.logical_and(x > 0, x < 1),
+             tf.logical_or(x > 1, x < -1), tf.logical_not(x > 0), tf.reduce_any(x > 1, axis=0), tf.reduce_all(x > -3)]
+        r = [tf.reduce_sum(x), tf.reduce_sum(x, axis=1, keepdims=True), tf.reduce_prod(x, axis=0), tf.reduce_max(x, 1),
+             tf.reduce_min(x), tf.reduce_mean(x, axis=0), tf.argmax(x, axis=1), tf.argmin(x, axis=0),
+             tf.reduce_sum(x, axis=k)]
+        i = tf.cast(x * 10.0, tf.int32)
+        ints = [i // 3, i % 3, tf.abs(i), i ** 2, tf.reduce_mean(i, axis=1), i & 6, i | 1, i ^ 5, ~i, tf.reduce_sum(i),
+                tf.shape(x), tf.size(x), tf.rank(x), tf.eye(3), tf.ones([2, 2], tf.int32), tf.cast(x > 0, tf.float64)]
+        return u, b, r, ints
+
+    x = np.array([[0.5, -1.0, 2.0], [-2.5, 1.5, 0.25]], np.float32)
+    check(f, (tf.TensorSpec([None, 3], tf.float32), I32), [(x, np.int32(1)), (x[:1] * -1.5, np.int32(0))],
+          rtol=2e-5, atol=1e-5)
