@@ -563,3 +563,9 @@ def test_elementwise_reduction_and_shape_ops():
     x = np.array([[0.5, -1.0, 2.0], [-2.5, 1.5, 0.25]], np.float32)
     check(f, (tf.TensorSpec([None, 3], tf.float32), I32), [(x, np.int32(1)), (x[:1] * -1.5, np.int32(0))],
           rtol=2e-5, atol=1e-5)
+
+
+def test_function_without_outputs_is_not_exportable(capsys):
+    fn = tf.function(_sample("fizzbuzz").fizzbuzz)
+    with pytest.raises(NotExportableError, match="nothing to export"):
+        to_onnx(fn, args=(I32,))

@@ -1478,6 +1478,10 @@ def lower(concrete, opset=None, input_names=None, output_names=None):
         cx.scope.nodes.append(helper.make_node("Identity", [cx.var_state[vid]], [name], name=cx.fresh("n_var")))
         out_infos.append(_value_info(name, v.dtype, v.shape, name.replace(":", "_")))
         extra.append(name)
+    if not out_infos:
+        raise NotExportableError(
+            f"{concrete.name} returns no tensors and assigns no Variables: nothing to export "
+            "(tf.print and Python side effects are not part of an ONNX model)")
     g = helper.make_graph(cx.scope.nodes, concrete.name or "graph", in_infos, out_infos, initializer=cx.initializers)
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="autograph_cli")
     model.ir_version = min(model.ir_version, 10)
