@@ -539,6 +539,7 @@ def test_keras_mlp_forward():
     check(f, (tf.TensorSpec([None, 4], tf.float32),), [(rng.standard_normal((5, 4)).astype(np.float32),)], rtol=1e-5)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_elementwise_reduction_and_shape_ops():
     @tf.function
     def f(x, k):
