@@ -131,6 +131,25 @@ from autograph_cli.runtime import nn_ops as _nn_ops  # noqa: E402
 nn = _types.SimpleNamespace(**{_n: getattr(_nn_ops, _n) for _n in _nn_ops.__all__})
 
 
+def _saved_model_save(obj, export_dir, signatures=None, options=None):
+    """tf.saved_model.save (autograph_cli.saved_model, imported on first use)."""
+    from autograph_cli.saved_model import save as _save
+
+    return _save(obj, export_dir, signatures=signatures, options=options)
+
+
+def _saved_model_load(export_dir, tags=None, options=None):
+    """tf.saved_model.load (autograph_cli.saved_model, imported on first use)."""
+    from autograph_cli.saved_model import load as _load
+
+    return _load(export_dir, tags=tags, options=options)
+
+
+# a real attribute: wins over the _TENSORFLOW_MODULES stand-in below
+saved_model = _types.SimpleNamespace(save=_saved_model_save, load=_saved_model_load, SaveOptions=dict,
+                                     LoadOptions=dict)
+
+
 def __getattr__(name):
     if name == "keras":  # imported on first use: `import autograph_cli.tf` stays light
         import importlib

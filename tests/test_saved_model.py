@@ -1,0 +1,330 @@
+"""tf.saved_model.save / load: data-only format, fresh-process round trips,
+validation of tampered directories, save-time errors, the CLI."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import autograph_cli.tf as tf
+from autograph_cli.saved_model import SavedModelError, load, save
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+MODEL_SRC = textwrap.dedent('''
+    import autograph_cli.tf as tf
+
+    class Inner(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+
+    class Model(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = Inner()
+            self.scale = tf.Variable(2.0)
+            self.calls = tf.Variable(0)
+            self.steps = tf.Variable(0)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def affine(self, x):
+            self.calls.assign_add(1)
+            return x * self.scale + 1.0
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def matmul(self, x):
+            return {"y": tf.matmul(x, self.inner.w), "rows": tf.shape(x)[0]}
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+        def collatz(self, n):
+            steps = 0
+            while n != 1:
+                if n % 2 == 0:
+                    n = n // 2
+                else:
+                    n = 3 * n + 1
+                steps += 1
+            self.steps.assign(steps)
+            return steps
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def doubled_until_negative(self, xs):
+            ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+            for i in tf.range(tf.shape(xs)[0]):
+                if xs[i] < 0:
+                    break
+                ta = ta.write(i, xs[i] * 2.0)
+            return ta.stack()
+
+        @tf.function
+        def first_square_over(self, n, limit):
+            for i in tf.range(n):
+                if i * i > limit:
+                    return i
+            return -1
+
+        @tf.function
+        def noisy_sum(self, n):
+            s = tf.constant(0)
+            for i in tf.range(n):
+                if i % 2 == 1:
+                    tf.print("odd:", i)
+                s += i
+            return s
+
+    def build():
+        m = Model()
+        m.first_square_over(tf.constant(10), 10)        # traced: int32 scalar, limit=10 (a Python value)
+        m.first_square_over(tf.constant([3])[0], 50)     # a second trace
+        m.noisy_sum(tf.constant(4))
+        return m
+''')
+
+CHECK_SRC = textwrap.dedent('''
+    import sys, json
+    import numpy as np
+    import autograph_cli.tf as tf
+    m = tf.saved_model.load(sys.argv[1])
+    out = {}
+    out["affine"] = float(m.affine(tf.constant(3.0)))
+    out["affine2"] = float(m.affine(4.0))
+    out["calls"] = int(m.calls.numpy())
+    m.scale.assign(10.0)
+    out["affine_after_assign"] = float(m.affine(1.0))
+    r = m.matmul(np.ones((3, 2), np.float32))
+    out["matmul_y"] = r["y"].numpy().tolist()
+    out["matmul_rows"] = int(r["rows"])
+    out["collatz"] = int(m.collatz(27))
+    out["steps"] = int(m.steps.numpy())
+    out["ta"] = m.doubled_until_negative(tf.constant([1.0, 2.0, -1.0, 4.0])).numpy().tolist()
+    out["early"] = [int(m.first_square_over(tf.constant(10), 10)), int(m.first_square_over(tf.constant(3), 10)),
+                    int(m.first_square_over(tf.constant(10), 50))]
+    out["noisy"] = int(m.noisy_sum(tf.constant(4)))
+    out["sig_names"] = sorted(m.signatures)
+    s = m.signatures["mm"](x=np.ones((1, 2), np.float32))
+    out["sig_mm"] = {k: v.numpy().tolist() for k, v in s.items()}
+    out["sig_collatz"] = {k: v.numpy().tolist() for k, v in m.signatures["collatz"](n=tf.constant(6)).items()}
+    try:
+        m.collatz(1.5)
+    except (TypeError, ValueError) as e:
+        out["bad_call"] = str(e)
+    out["modules"] = sorted(k for k in sys.modules if k.startswith("model_src"))
+    print(json.dumps(out))
+''')
+
+
+def _run(code, *args, cwd):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_fresh_process_round_trip_without_the_source(tmp_path):
+    src = tmp_path / "model_src.py"
+    src.write_text(MODEL_SRC)
+    export = tmp_path / "exported"
+    save_code = textwrap.dedent(f'''
+        import sys, json
+        sys.path.insert(0, {str(tmp_path)!r})
+        import autograph_cli.tf as tf
+        import numpy as np
+        import model_src
+        m = model_src.build()
+        tf.saved_model.save(m, {str(export)!r},
+                            signatures={{"collatz": m.collatz, "mm": m.matmul, "ta": m.doubled_until_negative}})
+        print(json.dumps([float(m.affine(3.0)), int(m.collatz(27))]))
+    ''')
+    r = _run(save_code, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == [7.0, 111]
+    src.unlink()
+    for d in tmp_path.rglob("__pycache__"):
+        for f in d.iterdir():
+            f.unlink()
+    r = _run(CHECK_SRC, str(export), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["affine"] == 7.0 and out["affine2"] == 9.0
+    assert out["calls"] == 2  # saved at 0; the increment keeps working across calls
+    assert out["affine_after_assign"] == 11.0
+    assert out["matmul_y"] == [[4.0, 6.0]] * 3 and out["matmul_rows"] == 3
+    assert out["collatz"] == 111 and out["steps"] == 111
+    assert out["ta"] == [2.0, 4.0]
+    assert out["early"] == [4, -1, 8]
+    assert out["noisy"] == 6
+    assert "odd: 1" in r.stderr and "odd: 3" in r.stderr
+    assert out["sig_names"] == ["collatz", "mm", "ta"]
+    assert out["sig_mm"] == {"rows": 1, "y": [[4.0, 6.0]]}
+    assert out["sig_collatz"] == {"output_0": 8}
+    assert "collatz" in out["bad_call"] and "TensorSpec(shape=(), dtype=tf.int32" in out["bad_call"]
+    assert out["modules"] == []
+
+
+# -- in-process ---------------------------------------------------------------------------
+
+
+class Counter(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(0)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def add(self, x):
+        self.v.assign_add(x)
+        return self.v.read_value()
+
+
+def test_module_variable_round_trip(tmp_path):
+    m = Counter()
+    m.add(5)
+    save(m, tmp_path / "m")
+    loaded = load(tmp_path / "m")
+    assert int(loaded.v.numpy()) == 5
+    assert int(loaded.add(2)) == 7
+    assert int(loaded.add(2)) == 9
+    assert isinstance(loaded.v, tf.Variable)
+    assert sorted(loaded.signatures) == ["serving_default"]
+    assert int(loaded.signatures["serving_default"](x=tf.constant(1))["output_0"]) == 10
+    loaded.v.assign(100)
+    assert int(loaded.add(1)) == 101
+    assert int(m.v.numpy()) == 5  # the original is untouched
+
+
+def test_bare_function(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def total(xs):
+        s = 0
+        for x in xs:
+            s += x
+        return s
+
+    save(total, tmp_path / "f")
+    loaded = load(tmp_path / "f")
+    assert int(loaded(tf.constant([1, 2, 3]))) == 6
+    assert int(loaded.signatures["serving_default"](xs=[4, 5])["output_0"]) == 9
+    with pytest.raises(ValueError, match="Option 1"):
+        loaded(tf.constant([1.0]))
+
+
+def test_save_is_atomic_and_overwrites(tmp_path):
+    m = Counter()
+    save(m, tmp_path / "m")
+    m.v.assign(3)
+    save(m, tmp_path / "m")
+    assert int(load(tmp_path / "m").v.numpy()) == 3
+    assert sorted(os.listdir(tmp_path)) == ["m"]  # no temp directory left behind
+
+
+def test_py_function_cannot_be_saved(tmp_path):
+    def double(x):
+        return x * 2
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def f(x):
+        return tf.py_function(double, [x], tf.float32)
+
+    with pytest.raises(SavedModelError) as e:
+        save(f, tmp_path / "f")
+    msg = str(e.value)
+    assert "py_function(" in msg and "double" in msg and "test_saved_model.py:" in msg and "'f'" in msg
+    assert not (tmp_path / "f").exists()
+    assert os.listdir(tmp_path) == []
+
+
+def test_print_to_a_custom_stream_cannot_be_saved(tmp_path):
+    import io
+
+    buf = io.StringIO()
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def f(x):
+        tf.print(x, output_stream=buf)
+        return x
+
+    with pytest.raises(SavedModelError, match=r"PrintV2 at .*test_saved_model\.py:\d+ holds a tf\.print to the stream"):
+        save(f, tmp_path / "f")
+
+
+# -- validation ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def saved(tmp_path):
+    m = Counter()
+    m.add(1)
+    save(m, tmp_path / "m")
+    return tmp_path / "m"
+
+
+def _rehash(d):
+    from autograph_cli.saved_model.format import sha256
+
+    man = json.loads((d / "saved_model.json").read_text())
+    man["files"] = {k: sha256((d / k).read_bytes()) for k in man["files"] if (d / k).exists()}
+    (d / "saved_model.json").write_text(json.dumps(man))
+
+
+def test_tampered_byte(saved):
+    p = saved / "variables" / "0.npy"
+    data = bytearray(p.read_bytes())
+    data[-1] ^= 1
+    p.write_bytes(bytes(data))
+    with pytest.raises(SavedModelError, match=r"0\.npy: contents do not match the sha256"):
+        load(saved)
+
+
+def test_truncated_graph(saved):
+    p = saved / "graph.json"
+    p.write_bytes(p.read_bytes()[:100])
+    with pytest.raises(SavedModelError, match=r"graph\.json: contents do not match"):
+        load(saved)
+
+
+def test_missing_variable(saved):
+    os.remove(saved / "variables" / "0.npy")
+    with pytest.raises(SavedModelError, match=r"0\.npy: missing"):
+        load(saved)
+
+
+def test_unknown_version(saved):
+    p = saved / "saved_model.json"
+    man = json.loads(p.read_text())
+    man["version"] = 99
+    p.write_text(json.dumps(man))
+    with pytest.raises(SavedModelError, match=r"saved_model\.json: unsupported format version 99"):
+        load(saved)
+
+
+def test_unknown_op(saved):
+    g = json.loads((saved / "graph.json").read_text())
+    for cf in g["concrete_functions"].values():
+        cf["graph"]["nodes"][0]["op"] = "LaunchMissiles"
+    (saved / "graph.json").write_text(json.dumps(g))
+    _rehash(saved)
+    with pytest.raises(SavedModelError, match=r"graph\.json: function .*unknown op 'LaunchMissiles'"):
+        load(saved)
+
+
+def test_array_shape_disagrees_with_graph(saved):
+    np.save(saved / "variables" / "0.npy", np.zeros((2, 3), np.int32), allow_pickle=False)
+    _rehash(saved)
+    with pytest.raises(SavedModelError, match=r"0\.npy: .*shape \[2, 3\] but the graph says"):
+        load(saved)
+
+
+def test_pickled_array_is_refused(saved):
+    np.save(saved / "variables" / "0.npy", np.array([object()], dtype=object), allow_pickle=True)
+    _rehash(saved)
+    with pytest.raises(SavedModelError, match=r"0\.npy: not a readable \.npy array"):
+        load(saved)
+
+
+def test_not_a_saved_model(tmp_path):
+    with pytest.raises(SavedModelError, match="not a SavedModel directory"):
+        load(tmp_path / "nothing")
