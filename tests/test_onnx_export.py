@@ -570,3 +570,50 @@ def test_function_without_outputs_is_not_exportable(capsys):
     fn = tf.function(_sample("fizzbuzz").fizzbuzz)
     with pytest.raises(NotExportableError, match="nothing to export"):
         to_onnx(fn, args=(I32,))
+
+
+def test_staged_benchmark_programs():
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "bench_runtime.py")
+    spec = importlib.util.spec_from_file_location("_onnx_bench_runtime", path)
+    b = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(b)
+    rng = np.random.default_rng(0)
+    vec = (rng.random(50) * 0.5 + 0.5).astype(np.float32)
+    inputs = rng.random((20, 4, 8)).astype(np.float32)
+    w = (rng.random((8, 16)) * 0.1).astype(np.float32)
+    u = (rng.random((16, 16)) * 0.1).astype(np.float32)
+    s0 = np.zeros((4, 16), np.float32)
+    check(tf.function(b.collatz), (I32,), [(np.int32(27),), (np.int32(1),)])
+    check(tf.function(b.squares), (I32,), [(np.int32(100),), (np.int32(0),)])
+    check(tf.function(b.tanh_loop), (tf.TensorSpec([50], tf.float32),), [(vec,)], rtol=1e-4, atol=1e-5)
+    check(tf.function(b.rnn), tuple(tf.TensorSpec(a.shape, tf.float32) for a in (inputs, w, u, s0)), [(inputs, w, u, s0)],
+          rtol=1e-5)
+
+
+def test_variable_assigned_in_cond_in_while():
+    acc = tf.Variable(0)
+    hist = tf.Variable(tf.zeros([3], tf.int32))
+
+    @tf.function
+    def f(n):
+        i = 0
+        while i < n:
+            if i % 2 == 0:
+                acc.assign_add(i)
+            else:
+                acc.assign_sub(1)
+                hist.assign(hist + tf.one_hot(i % 3, 3, dtype=tf.int32))
+            i += 1
+        return acc.read_value() * 2
+
+    model = to_onnx(f, args=(I32,))
+    a0, h0 = acc.numpy(), hist.numpy()
+    got = ort_run(model, np.int32(7))
+    want = f(tf.constant(7)).numpy()
+    assert int(got[0]) == int(want)
+    assert int(got[1]) == int(acc.numpy()) and acc.numpy() != a0
+    np.testing.assert_array_equal(got[2], hist.numpy())
+    assert (hist.numpy() != h0).any()

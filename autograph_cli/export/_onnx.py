@@ -1175,13 +1175,19 @@ def _tensor_scatter(how):
 
 
 def _one_hot(cx, node, ins):
+    """indices[..., None] == range(depth), then on/off: out-of-range and negative
+    indices select nothing, as in the runtime (ONNX OneHot counts negatives
+    from the end and onnxruntime lacks many of its dtype combinations)."""
     depth = int(node.attrs["depth"])
     dtype = node.attrs["dtype"]
-    idx = cx.op1("Cast", [ins[0]], to=TP.INT64)
-    # negative indices select nothing here (ONNX would count them from the end)
-    idx = cx.op1("Where", [cx.op1("Less", [idx, cx.i64(0)]), cx.i64(depth), idx])
-    values = cx.const(np.array([node.attrs["off"], node.attrs["on"]], dtype=dtype.np))
-    return cx.op("OneHot", [idx, cx.i64(depth), values], axis=-1)
+    idx = cx.op1("Unsqueeze", [cx.op1("Cast", [ins[0]], to=TP.INT64), cx.i64([-1])])
+    mask = cx.op1("Equal", [idx, cx.i64(np.arange(depth))])
+    on = cx.const(np.array(node.attrs["on"], dtype=dtype.np))
+    off = cx.const(np.array(node.attrs["off"], dtype=dtype.np))
+    if dtype in (dt.int32, dt.int64, dt.float32, dt.float64):
+        return cx.op("Where", [mask, on, off])
+    return cx.op("Cast", [cx.op1("Where", [mask, cx.op1("Cast", [on], to=TP.DOUBLE), cx.op1("Cast", [off], to=TP.DOUBLE)])],
+                 to=elem_type(dtype, node))
 
 
 def _atan2(cx, node, ins):
