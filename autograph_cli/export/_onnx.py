@@ -80,7 +80,6 @@ class _Scope:
     def __init__(self, parent):
         self.parent = parent
         self.nodes = []
-        self.names = {} if parent is None else None  # only used via cx.env
         self.consts = {}  # (dtype, bytes, shape) -> name (main graph only)
 
 
@@ -233,7 +232,7 @@ _VAR_WRITES = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
 _DROPPED_EFFECTS = {"PrintV2", "Assert"}
 
 
-def _writes_vars(block, cache={}):
+def _writes_vars(block):
     out = set()
     for n in block.nodes:
         if n.op in _VAR_WRITES:
@@ -424,10 +423,6 @@ def _lower_if(cx, node, ins):
             cx.var_state = dict(before)
             cx.emit_block(block)
             res = [cx.ref(r) for r in block.results]
-            for r in block.results:
-                if r.dtype is dt.variant and id(r) in cx.ta_elem:
-                    for o in node.outputs:
-                        pass
             return list(zip(res, infos)) + [(cx.var_state[v], i) for v, i in zip(var_ids, var_infos)]
 
         return fn
@@ -435,9 +430,7 @@ def _lower_if(cx, node, ins):
     then_g = cx.subgraph(branch(then_b), [], "then")
     else_g = cx.subgraph(branch(else_b), [], "else")
     cx.var_state = before
-    cond = ins[0]
-    if node.inputs[0].shape.rank not in (0,):
-        cond = cx.op1("Reshape", [cond, cx.i64([])]) if False else cond
+    cond = _scalar_bool(cx, ins[0], node.inputs[0])
     outs = cx.op("If", [cond], n_out=len(infos) + len(var_ids), then_branch=then_g, else_branch=else_g)
     for v, o in zip(var_ids, outs[len(infos):]):
         cx.var_state[v] = o
@@ -446,6 +439,13 @@ def _lower_if(cx, node, ins):
         if o.dtype is dt.variant and id(o) not in cx.ta_elem and id(r) in cx.ta_elem:
             cx.ta_elem[id(o)] = cx.ta_elem[id(r)]
     return outs[: len(infos)]
+
+
+def _scalar_bool(cx, name, t):
+    """A condition as the scalar bool ONNX If/Loop take."""
+    if t.shape.rank == 0:
+        return name
+    return cx.op1("Reshape", [name, cx.i64([])])
 
 
 def _var_info(cx, vid):
@@ -492,7 +492,7 @@ def _loop(cx, node, carried_init, trip, cond_block, body_block, item_fn=None):
         cx.var_state.update(dict(zip(var_ids, var_names)))
         try:
             cx.emit_block(cond_block)
-            c = cx.ref(cond_block.results[0])
+            c = _scalar_bool(cx, cx.ref(cond_block.results[0]), cond_block.results[0])
         finally:
             cx.env.pop()
             cx.var_state = saved_state
@@ -1019,7 +1019,6 @@ def _ta_write(cx, node, ins):
         raise NotExportableError("TensorArray write to an array of unknown element type", node)
     cx.ta_elem[id(node.outputs[0])] = et
     vt = node.inputs[2]
-    want = node.attrs.get("dtype")
     if vt.dtype is not None and elem_type(vt.dtype, node) != et:
         v = cx.op1("Cast", [v], to=et)
     i64 = cx.op1("Cast", [i], to=TP.INT64)
@@ -1032,7 +1031,6 @@ def _ta_write(cx, node, ins):
     def append():
         return [(cx.op1("SequenceInsert", [h, v]), info)]
 
-    _ = want
     info_ta = cx.ta_info(node.inputs[0])
     prefilled = info_ta is not None and info_ta.elem_shape is not None and info_ta.elem_shape.is_fully_defined()
     if not node.attrs.get("dynamic") and prefilled:
@@ -1410,13 +1408,6 @@ LOWERINGS = {
 }
 
 
-def not_exportable_ops():
-    """Names of registered ops without an ONNX lowering."""
-    from ..runtime import ops
-
-    return sorted(n for n in ops.REGISTRY if n not in LOWERINGS or LOWERINGS[n].__name__ == "fn" and n in ("ReduceDataset", "EagerPyFunc"))
-
-
 # ================================================================ the model
 def _value_info(name, dtype, shape, prefix):
     e = elem_type(dtype)
@@ -1466,7 +1457,6 @@ def lower(concrete, opset=None, input_names=None, output_names=None):
     cx.emit_block(graph.root)
     cx.node = None
     out_infos = []
-    final = []
     names = []
     for i, o in enumerate(outputs):
         name = output_names[i] if output_names else f"output_{i}"
@@ -1491,5 +1481,4 @@ def lower(concrete, opset=None, input_names=None, output_names=None):
     g = helper.make_graph(cx.scope.nodes, concrete.name or "graph", in_infos, out_infos, initializer=cx.initializers)
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="autograph_cli")
     model.ir_version = min(model.ir_version, 10)
-    _ = final
     return model, names, extra
