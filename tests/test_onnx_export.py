@@ -617,3 +617,16 @@ def test_variable_assigned_in_cond_in_while():
     assert int(got[1]) == int(acc.numpy()) and acc.numpy() != a0
     np.testing.assert_array_equal(got[2], hist.numpy())
     assert (hist.numpy() != h0).any()
+
+
+@pytest.mark.parametrize("opset", [18, 21])
+def test_opsets_and_input_signature(opset):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return tf.reduce_sum(x * x)
+
+    model = to_onnx(f, opset=opset)
+    assert model.opset_import[0].version == opset
+    assert float(ort_run(model, np.array([1.0, 2.0], np.float32))[0]) == 5.0
+    with pytest.raises(NotExportableError, match="opset 11"):
+        to_onnx(f, opset=11)

@@ -1422,6 +1422,9 @@ def lower(concrete, opset=None, input_names=None, output_names=None):
     names of the extra outputs (variables' new values)."""
     _load()
     opset = opset or DEFAULT_OPSET
+    newest = onnx.defs.onnx_opset_version()
+    if not DEFAULT_OPSET <= opset <= newest:
+        raise NotExportableError(f"opset {opset} is not supported: the lowerings need opset {DEFAULT_OPSET} to {newest}")
     graph = concrete.graph
     cx = Lowering(graph, opset)
     outputs = list(concrete.outputs)
