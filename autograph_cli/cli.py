@@ -527,6 +527,13 @@ def export_cmd(target, arg_specs, output, opset, signature):
     raise click.exceptions.Exit(export_onnx(target, list(arg_specs), output, opset, signature))
 
 
+# -- saved-model ------------------------------------------------------------------
+
+from autograph_cli._cli.saved_model import saved_model_group  # noqa: E402 - light: click only
+
+cli.add_command(saved_model_group)
+
+
 def main(argv=None) -> None:
     """Console-script entry point: never ends in a Python traceback."""
     try:

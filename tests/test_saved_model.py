@@ -328,3 +328,61 @@ def test_pickled_array_is_refused(saved):
 def test_not_a_saved_model(tmp_path):
     with pytest.raises(SavedModelError, match="not a SavedModel directory"):
         load(tmp_path / "nothing")
+
+
+# -- CLI ------------------------------------------------------------------------------------
+
+
+class Picker(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.offset = tf.Variable(10)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32), tf.TensorSpec([], tf.int32)])
+    def pick(self, xs, i):
+        return {"value": xs[i] + self.offset, "size": tf.shape(xs)[0]}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def scale(self, x):
+        return x * 2.0
+
+
+def _cli(*args):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "autograph_cli", "saved-model", *map(str, args)], env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_show_and_run(tmp_path):
+    m = Picker()
+    d = tmp_path / "picker"
+    save(m, d, signatures={"pick": m.pick, "scale": m.scale})
+    r = _cli("show", d)
+    assert r.returncode == 0, r.stderr
+    assert "signature_def['pick']:" in r.stdout and "signature_def['scale']:" in r.stdout
+    assert "inputs['xs'] tensor_info:\n        dtype: DT_INT32\n        shape: (-1,)" in r.stdout
+    assert "outputs['value'] tensor_info:" in r.stdout and "shape: (-1, 2)" in r.stdout
+    assert "Variables:" in r.stdout
+
+    r = _cli("run", d, "--signature", "pick", "--input", "xs=[1,2,3]", "--input", "i=2", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == {"size": 3, "value": 13}
+
+    np.save(tmp_path / "x.npy", np.ones((2, 2), np.float32))
+    r = _cli("run", d, "--signature", "scale", "--input", f"x={tmp_path / 'x.npy'}")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Result for output key output_0:\n[[2. 2.]")
+
+    r = _cli("run", d, "--signature", "nope")
+    assert r.returncode == 2 and r.stderr.strip() == f"{d}: no signature 'nope'; the SavedModel has: pick, scale"
+    r = _cli("run", d, "--signature", "pick", "--input", "xs=[1,2]")
+    assert r.returncode == 2 and "needs --input for: i" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = _cli("run", d, "--signature", "pick", "--input", "xs=[1,2]", "--input", "i=7")
+    assert r.returncode == 1 and "signature 'pick' failed" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = _cli("run", d, "--help")
+    assert r.returncode == 0 and "--input NAME=VALUE" in r.stdout
+
+    os.remove(d / "variables" / "0.npy")
+    r = _cli("show", d)
+    assert r.returncode == 2 and r.stderr.strip().endswith("0.npy: missing (listed in saved_model.json)")
+    assert "Traceback" not in r.stderr

@@ -3,16 +3,13 @@ runtime's compiler, restore Variables; no pickle, no eval of user code, no
 import of user modules."""
 from __future__ import annotations
 
+import importlib
 import os
 
 import numpy as np
 
 from autograph_cli.runtime import dtypes as dt
-# every module that registers ops, so that ops.REGISTRY is complete
-from autograph_cli.runtime import (  # noqa: F401
-    control_flow, data, effects, functional_ops, grad_ops, nn_ops, ops, ops_array, ops_linalg, ops_math,
-    ops_random, tensor_array, variables,
-)
+from autograph_cli.runtime import ops
 from autograph_cli.runtime.compiler import compile_graph
 from autograph_cli.runtime.errors import InvalidArgumentError
 from autograph_cli.runtime.function import ConcreteFunction, _has_placeholder
@@ -25,6 +22,11 @@ from ._values import Decoder
 from .format import GRAPH, SavedModelError, read_array, read_json, read_manifest
 
 __all__ = ["load", "LoadedFunction", "SignatureFunction"]
+
+# every module that registers ops, so that ops.REGISTRY is complete
+for _m in ("control_flow", "data", "effects", "functional_ops", "grad_ops", "nn_ops", "ops_array", "ops_linalg",
+           "ops_math", "ops_random", "tensor_array", "variables"):
+    importlib.import_module(f"autograph_cli.runtime.{_m}")
 
 
 class _Missing:
@@ -193,13 +195,15 @@ class _GraphBuilder:
             if o.dtype is not d:
                 raise self.bad(f"an output has dtype {o.dtype.name} but the function says {d.name}")
         g.outputs = outputs
-        seq = iter(outputs)
 
         def struct(s):
             if s is None:
                 return None
             if isinstance(s, dict) and "$out" in s:
-                return next(seq)
+                i = s["$out"]
+                if not isinstance(i, int) or not 0 <= i < len(outputs):
+                    raise self.bad(f"output structure refers to output #{i}, which does not exist")
+                return outputs[i]
             if isinstance(s, dict) and "$dict" in s:
                 return {k: struct(x) for k, x in s["$dict"]}
             if isinstance(s, dict) and "$list" in s:

@@ -166,7 +166,8 @@ def _serialize_cf(cf, fname, owner, w):
         if s is None:
             return None
         if isinstance(s, SymbolicTensor):
-            return {"$out": next(seq)}
+            i = flat_index.get(id(s))
+            return {"$out": next(seq) if i is None else i}
         if isinstance(s, dict):
             return {"$dict": [[k, struct(x)] for k, x in s.items()]}
         if isinstance(s, list):
