@@ -630,3 +630,19 @@ def test_opsets_and_input_signature(opset):
     assert float(ort_run(model, np.array([1.0, 2.0], np.float32))[0]) == 5.0
     with pytest.raises(NotExportableError, match="opset 11"):
         to_onnx(f, opset=11)
+
+
+def test_mask_unique_xent():
+    @tf.function
+    def f(x, v, labels):
+        a = tf.boolean_mask(x, x[:, 0] > 0)
+        b = tf.boolean_mask(x, x > 0.5)
+        c = tf.boolean_mask(x, tf.constant([True, False, True]), axis=1)
+        y, idx = tf.unique(v)
+        loss = tf.nn.softmax_cross_entropy_with_logits(labels, x)
+        return a, b, c, y, idx, loss
+
+    x = np.array([[0.5, -1.0, 2.0], [-2.5, 1.5, 0.25], [1.0, 0.75, -0.5]], np.float32)
+    labels = np.array([[0, 1, 0], [0.5, 0.5, 0], [0, 0, 1]], np.float32)
+    check(f, (tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, 3], tf.float32)),
+          [(x, np.array([3, 1, 3, 7, 1, 0], np.int32), labels)])

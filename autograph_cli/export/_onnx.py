@@ -1204,6 +1204,42 @@ def _atan2(cx, node, ins):
     return cx.op("Where", [x_zero, on_axis, out])
 
 
+def _boolean_mask(cx, node, ins):
+    x, m = ins
+    axis = int(node.attrs["axis"])
+    k = node.inputs[1].shape.rank
+    if k is None:
+        raise NotExportableError("tf.boolean_mask needs a mask of known rank to be exported", node)
+    flat_m = cx.op1("Reshape", [m, cx.i64([-1])])
+    if k > 1:
+        shape = cx.op1("Shape", [x])
+        parts = [cx.op1("Slice", [shape, cx.i64([0]), cx.i64([axis])]), cx.i64([-1]),
+                 cx.op1("Slice", [shape, cx.i64([axis + k]), cx.i64([INT64_MAX])])]
+        x = cx.op1("Reshape", [x, cx.op1("Concat", parts, axis=0)])
+    return cx.op("Compress", [x, flat_m], axis=axis)
+
+
+def _unique(cx, node, ins):
+    x = ins[0]
+    d = node.inputs[0].dtype
+    native = d in (dt.float32, dt.float64, dt.int64, dt.int8)
+    if not native:
+        x = cx.op1("Cast", [x], to=TP.INT64 if d.is_integer or d is dt.bool else TP.DOUBLE)
+    y, _, inv, _ = cx.op("Unique", [x], n_out=4, sorted=0)
+    if not native:
+        y = cx.op1("Cast", [y], to=elem_type(d, node))
+    return [y, cx.op1("Cast", [inv], to=elem_type(node.attrs["out_idx"], node))]
+
+
+def _softmax_xent(cx, node, ins):
+    logits, labels = ins
+    lsm = cx.op1("LogSoftmax", [logits], axis=-1)
+    loss = cx.op1("Neg", [cx.op1("ReduceSum", [cx.op1("Mul", [labels, lsm]), cx.i64([-1])], keepdims=0)])
+    total = cx.op1("ReduceSum", [labels, cx.i64([-1])], keepdims=1)
+    backprop = cx.op1("Sub", [cx.op1("Mul", [cx.op1("Exp", [lsm]), total]), labels])
+    return [loss, backprop]
+
+
 def _nchw(cx, x):
     return cx.op1("Transpose", [x], perm=[0, 3, 1, 2])
 
@@ -1399,6 +1435,9 @@ LOWERINGS = {
     "TensorScatterMin": _tensor_scatter("min"),
     "OneHot": _one_hot,
     "Atan2": _atan2,
+    "BooleanMask": _boolean_mask,
+    "Unique": _unique,
+    "SoftmaxCrossEntropyWithLogits": _softmax_xent,
     "Conv2D": _conv2d,
     "MaxPool": _pool("MaxPool"),
     "AvgPool": _pool("AveragePool"),
