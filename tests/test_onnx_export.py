@@ -646,3 +646,23 @@ def test_mask_unique_xent():
     labels = np.array([[0, 1, 0], [0.5, 0.5, 0], [0, 0, 1]], np.float32)
     check(f, (tf.TensorSpec([None, 3], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, 3], tf.float32)),
           [(x, np.array([3, 1, 3, 7, 1, 0], np.int32), labels)])
+
+
+def test_segment_ops_and_det():
+    @tf.function
+    def f(x, ids, uids, m):
+        sorted_ = [tf.math.segment_sum(x, ids), tf.math.segment_mean(x, ids), tf.math.segment_max(x, ids),
+                   tf.math.segment_min(x, ids), tf.math.segment_prod(x, ids)]
+        unsorted = [g(x, uids, 4) for g in (tf.math.unsorted_segment_sum, tf.math.unsorted_segment_mean,
+                                             tf.math.unsorted_segment_max, tf.math.unsorted_segment_min,
+                                             tf.math.unsorted_segment_prod)]
+        i = tf.cast(x * 4.0, tf.int32)
+        # (integer segment_mean: the runtime returns int64 values for an int32 tensor; not compared)
+        ints = [tf.math.segment_sum(i, ids), tf.math.unsorted_segment_max(i, uids, 4)]
+        return sorted_, unsorted, ints, tf.linalg.det(m)
+
+    x = np.array([[1.0, 2.0], [3.0, -4.0], [0.5, 0.25], [-1.5, 2.5], [2.0, 2.0]], np.float32)
+    m = np.array([[[2.0, 1.0], [1.0, 3.0]], [[0.5, 0.0], [4.0, -2.0]]], np.float32)
+    check(f, (tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None], tf.int32),
+              tf.TensorSpec([None, 2, 2], tf.float32)),
+          [(x, np.array([0, 0, 2, 3, 3], np.int32), np.array([3, -1, 0, 3, 1], np.int32), m)], rtol=1e-5)

@@ -1240,6 +1240,62 @@ def _softmax_xent(cx, node, ins):
     return [loss, backprop]
 
 
+def _segment(kind, sorted_):
+    def fn(cx, node, ins):
+        data, ids = ins[0], ins[1]
+        k = node.inputs[1].shape.rank
+        d = node.inputs[0].dtype
+        if k is None:
+            raise NotExportableError("segment ops need segment ids of known rank to be exported", node)
+        ids64 = cx.op1("Reshape", [cx.op1("Cast", [ids], to=TP.INT64), cx.i64([-1])])
+        shape = cx.op1("Shape", [data])
+        rest = cx.op1("Slice", [shape, cx.i64([k]), cx.i64([INT64_MAX])])
+        flat = cx.op1("Reshape", [data, cx.op1("Concat", [cx.i64([-1]), rest], axis=0)])
+        if sorted_:
+            num = cx.op1("Max", [cx.op1("Add", [cx.op1("ReduceMax", [ids64], keepdims=0), cx.i64(1)]), cx.i64(0)])
+        else:
+            num = cx.op1("Cast", [ins[2]], to=TP.INT64)
+            keep = cx.op1("GreaterOrEqual", [ids64, cx.i64(0)])  # negative ids are dropped
+            flat = cx.op1("Compress", [flat, keep], axis=0)
+            ids64 = cx.op1("Compress", [ids64, keep], axis=0)
+        out_shape = cx.op1("Concat", [cx.op1("Reshape", [num, cx.i64([1])]), rest], axis=0)
+        idx = cx.op1("Unsqueeze", [ids64, cx.i64([1])])
+        np_t = d.np
+
+        def filled(value):
+            return cx.op1("Expand", [cx.const(np.array(value, np_t)), out_shape])
+
+        if kind in ("max", "min"):
+            if d.is_floating:
+                init = -np.inf if kind == "max" else np.inf
+            else:
+                info = np.iinfo(np_t)
+                init = info.min if kind == "max" else info.max
+            out = cx.op1("ScatterND", [filled(init), idx, flat], reduction=kind)
+            if sorted_:
+                cnt = cx.op1("ScatterND", [filled(0), idx, cx.op1("Expand", [cx.const(np.array(1, np_t)), cx.op1("Shape", [flat])])],
+                             reduction="add")
+                out = cx.op1("Where", [cx.op1("Greater", [cnt, cx.const(np.array(0, np_t))]), out, filled(0)])
+            return [out]
+        if kind == "prod":
+            return cx.op("ScatterND", [filled(1), idx, flat], reduction="mul")
+        total = cx.op1("ScatterND", [filled(0), idx, flat], reduction="add")
+        if kind == "sum":
+            return [total]
+        ones = cx.op1("Expand", [cx.const(np.array(1, np_t)), cx.op1("Shape", [flat])])
+        cnt = cx.op1("Max", [cx.op1("ScatterND", [filled(0), idx, ones], reduction="add"), cx.const(np.array(1, np_t))])
+        if d.is_floating:
+            return cx.op("Div", [total, cnt])
+        m = cx.op1("Mod", [total, cnt], fmod=0)
+        return cx.op("Div", [cx.op1("Sub", [total, m]), cnt])
+
+    return fn
+
+
+def _det(cx, node, ins):
+    return cx.op("Det", ins)
+
+
 def _nchw(cx, x):
     return cx.op1("Transpose", [x], perm=[0, 3, 1, 2])
 
@@ -1438,6 +1494,17 @@ LOWERINGS = {
     "BooleanMask": _boolean_mask,
     "Unique": _unique,
     "SoftmaxCrossEntropyWithLogits": _softmax_xent,
+    "MatrixDeterminant": _det,
+    "SegmentSum": _segment("sum", True),
+    "UnsortedSegmentSum": _segment("sum", False),
+    "SegmentMean": _segment("mean", True),
+    "UnsortedSegmentMean": _segment("mean", False),
+    "SegmentMax": _segment("max", True),
+    "UnsortedSegmentMax": _segment("max", False),
+    "SegmentMin": _segment("min", True),
+    "UnsortedSegmentMin": _segment("min", False),
+    "SegmentProd": _segment("prod", True),
+    "UnsortedSegmentProd": _segment("prod", False),
     "Conv2D": _conv2d,
     "MaxPool": _pool("MaxPool"),
     "AvgPool": _pool("AveragePool"),
