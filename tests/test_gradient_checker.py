@@ -67,14 +67,6 @@ CHECKED_ELSEWHERE = {
 # gradients whose own gradient is not available (second order is a LookupError)
 NO_SECOND_ORDER = {"Prod", "MaxPool", "AvgPool", "Conv2D", "BiasAdd"}
 
-# known wrong second-order gradients (reported; the first order is right)
-WRONG_SECOND_ORDER = {
-    "SoftmaxCrossEntropyWithLogits": "nn_ops' gradient multiplies by the op's backprop output, a constant for "
-                                     "the tape: the second derivative comes out zero",
-    "SparseSoftmaxCrossEntropyWithLogits": "same as SoftmaxCrossEntropyWithLogits",
-}
-
-
 def _differentiable_ops():
     return sorted(n for n, f in grad_ops.GRADS.items() if f is not None and n in ops.REGISTRY)
 
@@ -134,8 +126,6 @@ def test_second_order_gradient_matches_central_differences(name):
     if opts:
         pytest.skip(f"{name}: its sample needs a coarse step (low-precision path)")
     xs = [np.asarray(x, dtype=np.float64) for x in xs]
-    if name in WRONG_SECOND_ORDER:
-        pytest.xfail(WRONG_SECOND_ORDER[name])
     if name in NO_SECOND_ORDER:
         with pytest.raises(LookupError):
             gradient_checker.compute_gradient(fn, xs, second_order=True)
@@ -156,3 +146,37 @@ def test_the_checker_catches_a_wrong_gradient():
 
     th, num = gradient_checker.compute_gradient(lambda x: wrong(x), [np.array([1.0, 2.0])])
     assert gradient_checker.max_error(th, num) > 0.5
+
+
+def test_softmax_cross_entropy_second_order_in_logits_and_labels():
+    """Second derivatives of the dense cross-entropy with both arguments
+    differentiated (the sample above fixes the labels)."""
+
+    def f(z, lab):
+        return _nn("softmax_cross_entropy_with_logits")(labels=lab, logits=z)
+
+    xs = [_r(2, 3), _r(2, 3, lo=0.1, hi=1.0, seed=4)]
+    th, num = gradient_checker.compute_gradient(f, xs, second_order=True, delta=1e-5)
+    assert gradient_checker.max_error(th, num) < 1e-5
+    th_f, _ = gradient_checker.compute_gradient(f, xs, second_order=True, mode="function", delta=1e-5)
+    assert gradient_checker.max_error(th_f, th) < 1e-10
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_sparse_cross_entropy_hessian_is_softmax_jacobian(mode):
+    """d2 loss / dz2 = diag(p) - p p^T (p = softmax(z)), never zero."""
+    z0 = np.array([0.3, -1.2, 0.8, 0.1])
+
+    def hess(z):
+        with tf.GradientTape() as outer:
+            outer.watch(z)
+            with tf.GradientTape() as inner:
+                inner.watch(z)
+                loss = _nn("sparse_softmax_cross_entropy_with_logits")(labels=tf.constant(2), logits=z)
+            g = inner.gradient(loss, z)
+        return outer.jacobian(g, z)
+
+    fn = function(hess, autograph=False) if mode == "function" else hess
+    h = fn(tf.constant(z0)).numpy()
+    p = np.exp(z0) / np.exp(z0).sum()
+    np.testing.assert_allclose(h, np.diag(p) - np.outer(p, p), atol=1e-12)

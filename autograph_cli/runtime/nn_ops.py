@@ -545,11 +545,48 @@ def _xent_kernel(logits, labels):
 XENT = define("SoftmaxCrossEntropyWithLogits", _xent_infer, _xent_kernel)
 
 
+def _is_zero(t):
+    """True when `t` is known to be all zeros (a ZerosLike/Zeros node, a
+    zero constant, or an eager zero value): the tape fills the gradient of an
+    unused output of a multi-output op with zeros_like."""
+    if t is None:
+        return True
+    if isinstance(t, SymbolicTensor):
+        if t.const is not None:
+            return not np.any(t.const)
+        node = t.node
+        return node is not None and getattr(node, "op", None) in ("ZerosLike", "Zeros")
+    if isinstance(t, EagerTensor):
+        return not np.any(t._value)
+    return False
+
+
+def _backprop_grad(logits, gg):
+    """The gradient through the op's second output (its backprop, softmax(z)
+    * sum(labels) - labels): (gg - <gg, softmax>) * softmax, built from ops of
+    the logits, so that the tape of an outer GradientTape differentiates it."""
+    sm = softmax(logits)
+    return (gg - ops.reduce_sum(gg * sm, axis=-1, keepdims=True)) * sm
+
+
+# The first derivative multiplies the incoming gradient by the op's own
+# backprop output (no recomputation). For a second derivative the outer tape
+# sends a gradient into that output too (dys[1]); it is taken into account
+# with ops of the logits, as TensorFlow's _SoftmaxCrossEntropyWithLogitsGrad.
 @_grad(XENT)
 def _xent_grad(inputs, outputs, attrs, dys):
-    logits, _ = inputs
+    logits, labels = inputs
     d = ops.expand_dims(dys[0], -1)
-    return [d * outputs[1], -d * log_softmax(logits)]
+    g_logits = d * outputs[1]
+    g_labels = -d * log_softmax(logits)
+    if len(dys) > 1 and not _is_zero(dys[1]):
+        gg = dys[1]
+        sm = softmax(logits)
+        tot = ops.reduce_sum(labels, axis=-1, keepdims=True)
+        g_logits = g_logits + tot * _backprop_grad(logits, gg)
+        # backprop = softmax * sum(labels) - labels
+        g_labels = g_labels + ops.reduce_sum(gg * sm, axis=-1, keepdims=True) - gg
+    return [g_logits, g_labels]
 
 
 def _sparse_xent_infer(inputs, attrs):
@@ -580,7 +617,10 @@ SPARSE_XENT = define("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer, 
 
 @_grad(SPARSE_XENT)
 def _sparse_xent_grad(inputs, outputs, attrs, dys):
-    return [ops.expand_dims(dys[0], -1) * outputs[1], None]
+    g = ops.expand_dims(dys[0], -1) * outputs[1]
+    if len(dys) > 1 and not _is_zero(dys[1]):  # second derivative (see _xent_grad)
+        g = g + _backprop_grad(inputs[0], dys[1])
+    return [g, None]
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
