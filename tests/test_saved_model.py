@@ -386,3 +386,98 @@ def test_cli_show_and_run(tmp_path):
     r = _cli("show", d)
     assert r.returncode == 2 and r.stderr.strip().endswith("0.npy: missing (listed in saved_model.json)")
     assert "Traceback" not in r.stderr
+
+
+# -- more round trips ----------------------------------------------------------------------
+
+
+@tf.function
+def _nested(n):
+    total = tf.constant(0)
+    i = tf.constant(0)
+    while i < n:
+        for j in tf.range(i):
+            if (i + j) % 3 == 0:
+                continue
+            if j > 4:
+                break
+            total += i * j
+        i += 1
+    return total, tf.cast(total, tf.float32) / 2.0
+
+
+@tf.function
+def _strings(flag):
+    if flag:
+        s = tf.constant("yes")
+    else:
+        s = tf.constant("no")
+    tf.print("flag is", s, output_stream=sys.stdout)
+    return s
+
+
+@tf.function
+def _arrays(x):
+    table = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4))
+    return tf.reduce_sum(tf.matmul(x, table), axis=1)[::-1]
+
+
+def test_round_trip_many_programs(tmp_path, capfd):
+    cases = [(_nested, (tf.constant(9),)), (_nested, (tf.constant(2),)), (_strings, (tf.constant(True),)),
+             (_arrays, (tf.constant(np.ones((2, 3), np.float32)),))]
+    for fn, args in cases:
+        fn(*args)
+    capfd.readouterr()
+    for k, (fn, args) in enumerate(cases):
+        d = tmp_path / str(k)
+        save(fn, d)
+        want = fn(*args)
+        got = load(d)(*args)
+        want, got = tf.nest.flatten(want), tf.nest.flatten(got)
+        assert [np.asarray(w.numpy()).tolist() for w in want] == [np.asarray(g.numpy()).tolist() for g in got]
+    out = capfd.readouterr().out
+    assert out.count('flag is "yes"') == 2  # the original's print and the loaded one's, alike
+    assert load(tmp_path / "2")(tf.constant(False)).numpy() == b"no"
+
+
+def test_gradient_through_a_loaded_function(tmp_path):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(3.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def f(self, x):
+            y = x
+            for _ in tf.range(3):
+                y = y * self.w
+            return y
+
+    save(M(), tmp_path / "m")
+    loaded = load(tmp_path / "m")
+    with tf.GradientTape() as tape:
+        y = loaded.f(tf.constant(2.0))
+    assert float(y) == 54.0 and float(tape.gradient(y, loaded.w)) == 54.0
+
+
+def test_interrupted_save_leaves_the_old_directory(tmp_path, monkeypatch):
+    import importlib
+
+    save_mod = importlib.import_module("autograph_cli.saved_model.save")
+
+    m = Counter()
+    m.add(4)
+    save(m, tmp_path / "m")
+    m.add(1)
+
+    def boom(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(save_mod.os, "fsync", boom)
+    with pytest.raises(KeyboardInterrupt):
+        save(m, tmp_path / "m")
+    with pytest.raises(KeyboardInterrupt):
+        save(m, tmp_path / "new")
+    monkeypatch.undo()
+    assert sorted(os.listdir(tmp_path)) == ["m"]
+    assert int(load(tmp_path / "m").v.numpy()) == 4
