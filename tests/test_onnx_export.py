@@ -666,3 +666,35 @@ def test_segment_ops_and_det():
     check(f, (tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None], tf.int32),
               tf.TensorSpec([None, 2, 2], tf.float32)),
           [(x, np.array([0, 0, 2, 3, 3], np.int32), np.array([3, -1, 0, 3, 1], np.int32), m)], rtol=1e-5)
+
+
+def test_tensor_array_scan_outputs():
+    """TensorArrays written once per iteration of a for over range(n) become
+    Loop scan outputs (no sequence copies); with break, zero iterations, and
+    read/size/concat after the loop."""
+    @tf.function
+    def f(n, stop):
+        a = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        b = tf.TensorArray(tf.int32, size=n)
+        c = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[2])
+        for i in tf.range(n):
+            if i == stop:
+                break
+            a = a.write(i, tf.cast(i, tf.float32) * 0.5)
+            c = c.write(i, tf.fill([2], tf.cast(i, tf.float32)))
+        for j in tf.range(n):
+            b = b.write(j, j * j)
+        return a.stack(), a.size(), b.stack(), b.read(n - 1), c.concat(), c.stack()
+
+    check(f, (I32, I32), [(np.int32(6), np.int32(4)), (np.int32(5), np.int32(99)), (np.int32(1), np.int32(0)),
+                          (np.int32(0), np.int32(0))][:3])
+
+    @tf.function
+    def g(n):
+        b = tf.TensorArray(tf.int32, size=n)
+        for j in tf.range(n):
+            b = b.write(j, j * j)
+        return b.stack(), b.size()
+
+    model = check(g, (I32,), [(np.int32(5),), (np.int32(0),)])
+    assert "Sequence" not in str(model.graph)  # a scan output, no sequence

@@ -326,12 +326,35 @@ def _ta_analysis(root):
     return lambda t: infos.get(find(id(t)))
 
 
+def _uses(root):
+    """id(tensor) -> list of the nodes using it (None for a region result)."""
+    uses = {}
+
+    def walk(block):
+        for n in block.nodes:
+            for t in n.inputs:
+                uses.setdefault(id(t), []).append(n)
+            for r in n.regions:
+                if r is None:
+                    continue
+                for t in r.results:
+                    uses.setdefault(id(t), []).append(None)
+                walk(r)
+
+    walk(root)
+    return uses
+
+
 class Lowering(Converter):
     def __init__(self, graph, opset):
         super().__init__(graph, opset)
         self.kept = set()
         self.ta_elem = {}  # id(variant tensor) -> onnx elem type of its sequence
         self.ta_info = _ta_analysis(graph.root)
+        self.uses = _uses(graph.root)
+        self.scan_writes = {}  # id(write node) -> onnx name of the value it writes (set while emitting)
+        self.ta_stacked = {}  # id(variant tensor) -> onnx name of its elements stacked on axis 0
+        self.scan_plan = {}  # id(For node) -> {loop var index: write node}
 
     def emit_block(self, block):
         for node in block.nodes:
@@ -340,6 +363,13 @@ class Lowering(Converter):
             self.node = node
             kind = node.op
             if kind == "Placeholder":
+                continue
+            if node.id in self.scan_writes:
+                v = self.ref(node.inputs[2])
+                want = self.ta_info(node.outputs[0])
+                if want is not None and want.dtype is not None and node.inputs[2].dtype is not want.dtype:
+                    v = self.op1("Cast", [v], to=elem_type(want.dtype, node))
+                self.scan_writes[node.id] = v
                 continue
             fn = LOWERINGS.get(kind)
             if fn is None:
@@ -454,7 +484,81 @@ def _var_info(cx, vid):
     return lambda n: helper.make_tensor_value_info(n, e, None)
 
 
-def _loop(cx, node, carried_init, trip, cond_block, body_block, item_fn=None):
+_TA_READERS = ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArraySizeV3", "TensorArrayConcatV3")
+
+
+def _scan_candidates(cx, node, n_src, extra_b, body_b):
+    """Loop variables of a for loop over range(0, n) that are TensorArrays made
+    just before the loop and written once per iteration at the loop index:
+    they become the Loop's scan outputs (ONNX sequences in a loop cost a copy
+    of the sequence per write). k -> the write node."""
+    out = {}
+    if n_src != 1 or node.attrs.get("n_item") != 1:
+        return out
+    src = node.inputs[0]
+    n_item = 1
+    if src.const is not None:
+        c = np.asarray(src.const)
+        if c.ndim != 1 or not np.array_equal(c, np.arange(len(c))):
+            return out
+        limit_const, limit_t = len(c), None
+    elif src.node is not None and src.node.op == "Range":
+        a, lim, d = src.node.inputs
+        if a.const is None or int(a.const) != 0 or d.const is None or int(d.const) != 1:
+            return out
+        limit_const, limit_t = (None if lim.const is None else int(lim.const)), lim
+    else:
+        return out
+    k_total = len(node.outputs)
+    inits = node.inputs[len(node.inputs) - k_total:]
+    for k, (init, arg) in enumerate(zip(inits, body_b.args[n_item:])):
+        if arg.dtype is not dt.variant or init.node is None or init.node.op != "TensorArrayV3":
+            continue
+        if len(cx.uses.get(id(init), ())) != 1:
+            continue
+        if extra_b is not None and cx.uses.get(id(extra_b.args[k])):
+            continue
+        arg_uses = cx.uses.get(id(arg), [])
+        if len(arg_uses) != 1 or arg_uses[0] is None:
+            continue
+        w = arg_uses[0]
+        if w.op != "TensorArrayWriteV3" or w.block is not body_b or w.inputs[0] is not arg or w.inputs[1] is not body_b.args[0]:
+            continue
+        if body_b.results[k] is not w.outputs[0] or len(cx.uses.get(id(w.outputs[0]), ())) != 1:
+            continue
+        size = init.node.inputs[0]
+        empty_dynamic = init.node.attrs.get("dynamic") and size.const is not None and int(size.const) == 0
+        same_size = extra_b is None and (
+            size is limit_t or (size.const is not None and limit_const is not None and int(size.const) == limit_const))
+        if not (empty_dynamic or same_size):
+            continue
+        if not all(u is not None and u.op in _TA_READERS for u in cx.uses.get(id(node.outputs[k]), ())):
+            continue
+        out[k] = w
+    return out
+
+
+def _plan_scans(cx, block):
+    """Which for loops' TensorArrays become scan outputs; their (then unused)
+    creation is left out."""
+    for n in block.nodes:
+        if n.id not in cx.kept:
+            continue
+        if n.op == "For":
+            plan = _scan_candidates(cx, n, n.attrs.get("n_src", 1), *n.regions)
+            if plan:
+                cx.scan_plan[n.id] = plan
+                k_total = len(n.outputs)
+                inits = n.inputs[len(n.inputs) - k_total:]
+                for k in plan:
+                    cx.kept.discard(inits[k].node.id)
+                    cx.env[0][id(inits[k])] = ""  # never read: the Loop does not carry it
+        for r in n.regions:
+            if r is not None:
+                _plan_scans(cx, r)
+
+
+def _loop(cx, node, carried_init, trip, cond_block, body_block, item_fn=None, scans=None):
     """Shared by While and For: an ONNX Loop over ``carried_init``.
 
     cond_block: block whose args are the loop vars and whose results[0] is
@@ -507,36 +611,60 @@ def _loop(cx, node, carried_init, trip, cond_block, body_block, item_fn=None):
     carried_names = [cx.fresh("v") for _ in range(n)]
     var_names = [cx.fresh("var") for _ in var_ids]
 
+    scans = scans or {}
+    kept = [k for k in range(n) if k not in scans]
+    scan_ks = sorted(scans)
+
     def body():
-        for a, nm in zip(loop_args, carried_names):
-            cx.bind(a, nm)
+        for k in kept:
+            cx.bind(loop_args[k], carried_names[k])
         if n_item:
             for a, nm in zip(body_block.args[:n_item], item_fn(in_names[0])):
                 cx.bind(a, nm)
         cx.var_state = dict(before)
         cx.var_state.update(dict(zip(var_ids, var_names)))
+        for k in scan_ks:
+            cx.scan_writes[scans[k].id] = None
         cx.emit_block(body_block)
-        res = [cx.ref(r) for r in body_block.results]
+        scanned = [cx.scan_writes.pop(scans[k].id) for k in scan_ks]
+        res = [cx.ref(body_block.results[k]) for k in kept]
         new_vars = [cx.var_state[v] for v in var_ids]
-        c = eval_cond(res, new_vars)
+        c = None
+        if cond_block is not None:
+            full = dict(zip(kept, res))
+            c = eval_cond([full.get(k, "") for k in range(n)], new_vars)
         if c is None:
             c = cx.const(np.array(True))
         bool_info = lambda nm: helper.make_tensor_value_info(nm, TP.BOOL, [])  # noqa: E731
-        return [(c, bool_info)] + list(zip(res, infos)) + list(zip(new_vars, var_infos))
+        scan_infos = []
+        for k in scan_ks:
+            e = elem_type(cx.ta_info(loop_args[k]).dtype, node)
+            scan_infos.append(lambda nm, e=e: helper.make_tensor_value_info(nm, e, None))
+        return ([(c, bool_info)] + list(zip(res, [infos[k] for k in kept])) + list(zip(new_vars, var_infos))
+                + list(zip(scanned, scan_infos)))
 
     graph_inputs = [
         (in_names[0], helper.make_tensor_value_info(in_names[0], TP.INT64, [])),
         (in_names[1], helper.make_tensor_value_info(in_names[1], TP.BOOL, [])),
     ]
-    graph_inputs += [(nm, f(nm)) for nm, f in zip(carried_names, infos)]
+    graph_inputs += [(carried_names[k], infos[k](carried_names[k])) for k in kept]
     graph_inputs += [(nm, f(nm)) for nm, f in zip(var_names, var_infos)]
     body_g = cx.subgraph(body, graph_inputs, "body")
     cx.var_state = before
-    inits = [cx.ref(t) for t in node.inputs[len(node.inputs) - n:]]
-    outs = cx.op("Loop", [trip or "", c0] + inits + init_vars, n_out=n + len(var_ids), body=body_g)
-    for v, o in zip(var_ids, outs[n:]):
+    all_inits = node.inputs[len(node.inputs) - n:]
+    inits = [cx.ref(all_inits[k]) for k in kept]
+    outs = cx.op("Loop", [trip or "", c0] + inits + init_vars, n_out=len(kept) + len(var_ids) + len(scan_ks),
+                 body=body_g)
+    for v, o in zip(var_ids, outs[len(kept):len(kept) + len(var_ids)]):
         cx.var_state[v] = o
-    return outs[:n]
+    result = dict(zip(kept, outs[: len(kept)]))
+    for k, o in zip(scan_ks, outs[len(kept) + len(var_ids):]):
+        info = cx.ta_info(node.outputs[k])
+        if info is not None and info.elem_shape is not None and info.elem_shape.is_fully_defined():
+            o = cx.op1("Reshape", [o, cx.i64([-1] + list(info.elem_shape.dims))])  # zero iterations: [0, *elem]
+        cx.ta_stacked[id(node.outputs[k])] = o
+        result[k] = o
+    return [result[k] for k in range(n)]
 
 
 def _lower_while(cx, node, ins):
@@ -559,7 +687,7 @@ def _lower_for(cx, node, ins):
     def items(it):
         return [cx.op1("Gather", [s, it], axis=0) for s in srcs]
 
-    return _loop(cx, node, ins[n_src:], trip, extra_b, body_b, items)
+    return _loop(cx, node, ins[n_src:], trip, extra_b, body_b, items, cx.scan_plan.get(node.id))
 
 
 def _not_exportable(reason):
@@ -1042,11 +1170,15 @@ def _ta_write(cx, node, ins):
 
 
 def _ta_read(cx, node, ins):
+    if id(node.inputs[0]) in cx.ta_stacked:
+        return cx.op("Gather", [ins[0], ins[1]], axis=0)
     return cx.op("SequenceAt", ins[:2])
 
 
 def _ta_stack(cx, node, ins):
     h = ins[0]
+    if id(node.inputs[0]) in cx.ta_stacked:
+        return cx.op("Identity", [h])
     es = node.attrs["elem_shape"]
     dtype = node.attrs["dtype"]
     et = elem_type(dtype, node)
@@ -1066,10 +1198,33 @@ def _ta_stack(cx, node, ins):
 
 
 def _ta_concat(cx, node, ins):
-    return cx.op("ConcatFromSequence", [ins[0]], axis=0, new_axis=0)
+    if id(node.inputs[0]) in cx.ta_stacked:
+        shape = cx.op1("Shape", [ins[0]])
+        rest = cx.op1("Slice", [shape, cx.i64([2]), cx.i64([INT64_MAX])])
+        return cx.op("Reshape", [ins[0], cx.op1("Concat", [cx.i64([-1]), rest], axis=0)])
+    h = ins[0]
+    info_ta = cx.ta_info(node.inputs[0])
+    es = info_ta.elem_shape if info_ta is not None else None
+    dtype = node.attrs["dtype"]
+    et = elem_type(dtype, node)
+    info = lambda nm: helper.make_tensor_value_info(nm, et, None)  # noqa: E731
+
+    def full():
+        return [(cx.op1("ConcatFromSequence", [h], axis=0, new_axis=0), info)]
+
+    if es is None or not es.is_fully_defined() or not es.dims:
+        return [full()[0][0]]
+
+    def empty():
+        return [(cx.const(np.zeros((0,) + tuple(es.dims[1:]), dtype.np)), info)]
+
+    nonempty = cx.op1("Greater", [cx.op1("SequenceLength", [h]), cx.i64(0)])
+    return cx.op("If", [nonempty], then_branch=cx.subgraph(full, [], "concat"), else_branch=cx.subgraph(empty, [], "concat0"))
 
 
 def _ta_size(cx, node, ins):
+    if id(node.inputs[0]) in cx.ta_stacked:
+        return cx.op("Cast", [cx.op1("Gather", [cx.op1("Shape", ins), cx.i64(0)], axis=0)], to=TP.INT32)
     return cx.op("Cast", [cx.op1("SequenceLength", ins)], to=TP.INT32)
 
 
@@ -1540,6 +1695,7 @@ def lower(concrete, opset=None, input_names=None, output_names=None):
                                      o.node if isinstance(o, SymbolicTensor) else None)
     needed = {id(o) for o in outputs}
     _kept(graph.root, needed, cx.kept)
+    _plan_scans(cx, graph.root)
     # variables: initializers holding their value at export time
     used_vars = _reads_vars(graph.root)
     cx.var_order = {}
