@@ -481,3 +481,24 @@ def test_interrupted_save_leaves_the_old_directory(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert sorted(os.listdir(tmp_path)) == ["m"]
     assert int(load(tmp_path / "m").v.numpy()) == 4
+
+
+def test_attribute_smuggling_code_is_refused(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def twice(x):
+        return tf.concat([x, x], axis=0)
+
+    d = tmp_path / "f"
+    save(twice, d)
+    g = json.loads((d / "graph.json").read_text())
+    hits = 0
+    for cf in g["concrete_functions"].values():
+        for node in cf["graph"]["nodes"]:
+            if node["op"] == "ConcatV2":
+                node["attrs"]["axis"] = "__import__('os').getcwd()"
+                hits += 1
+    assert hits
+    (d / "graph.json").write_text(json.dumps(g))
+    _rehash(d)
+    with pytest.raises(SavedModelError, match=r"graph\.json: function .*the name '__import__'.*refusing to run it"):
+        load(d)

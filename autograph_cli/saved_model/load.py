@@ -18,6 +18,7 @@ from autograph_cli.runtime.shapes import TensorShape, TensorSpec
 from autograph_cli.runtime.tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from autograph_cli.runtime.variables import Module, Variable
 
+from ._guard import check as check_generated_code
 from ._values import Decoder
 from .format import GRAPH, SavedModelError, read_array, read_json, read_manifest
 
@@ -229,6 +230,7 @@ class _GraphBuilder:
         params = list(data["params"])
         if len(params) != len(args):
             raise self.bad("params and args differ in length")
+        check_generated_code(g, g.inputs, outputs, self.cfname, self.where)
         fn, src = compile_graph(g, g.inputs, outputs, self.cfname)
         return ConcreteFunction(self.cfname, g, params, args, g.inputs, outputs, structured, fn, src)
 

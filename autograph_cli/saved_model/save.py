@@ -351,10 +351,10 @@ def _signature_json(name, cf, owner, w):
     for i, a in enumerate(cf._arg_values):
         if i == 0 and owner is not None and a is owner:
             continue
-        if not isinstance(a, SymbolicTensor):
+        if not isinstance(a, SymbolicTensor) and _has_placeholder(a):
             raise SavedModelError(
-                f"signature {name!r}: argument {cf._params[i]!r} of {cf.graph.name} is not a single tensor; "
-                "signature functions take tensors only")
+                f"signature {name!r}: argument {cf._params[i]!r} of {cf.graph.name} is a structure of tensors; "
+                "signature functions take single tensors (Python arguments keep their traced value)")
     cfname = w.concrete(cf, cf.graph.name, owner)
     outs = cf.structured_outputs
     flat = list(cf.outputs)
