@@ -379,6 +379,12 @@ def test_cli_show_and_run(tmp_path):
     assert r.returncode == 2 and "needs --input for: i" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     r = _cli("run", d, "--signature", "pick", "--input", "xs=[1,2]", "--input", "i=7")
     assert r.returncode == 1 and "signature 'pick' failed" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = _cli("graph", d, "--signature", "pick", "--dot", tmp_path / "pick.dot")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("pick(xs: int32[None], i: int32[]) -> ") and "StridedSlice" in r.stdout
+    assert (tmp_path / "pick.dot").read_text().startswith('digraph "pick"')
+    r = _cli("graph", d, "--function", "nope")
+    assert r.returncode == 2 and "no function 'nope'; the SavedModel has: pick, scale" in r.stderr
     r = _cli("run", d, "--help")
     assert r.returncode == 0 and "--input NAME=VALUE" in r.stdout
 

@@ -1,6 +1,7 @@
-"""``autograph saved-model show DIR`` and ``autograph saved-model run DIR
---signature NAME --input x=VALUE``: inspect and run a SavedModel written by
-``tf.saved_model.save`` (like TensorFlow's saved_model_cli).
+"""``autograph saved-model show DIR``, ``autograph saved-model run DIR
+--signature NAME --input x=VALUE`` and ``autograph saved-model graph DIR
+--signature NAME|--function PATH [--dot FILE]``: inspect, run and draw a
+SavedModel written by ``tf.saved_model.save`` (like TensorFlow's saved_model_cli).
 
 Exit codes: 0 done; 1 the model ran and failed (an op raised); 2 the
 directory is not a valid SavedModel, or the arguments are wrong.
@@ -220,6 +221,62 @@ def run_cmd(directory, signature, inputs, as_json):
     """Run one signature of DIR on the given inputs and print its outputs."""
     try:
         code = _run(directory, signature, inputs, as_json)
+    except _Bad as e:
+        sys.stderr.write(f"{e}\n")
+        raise click.exceptions.Exit(2) from None
+    raise click.exceptions.Exit(code)
+
+
+def _graph(directory, signature, function, option, dot, color):
+    from autograph_cli._cli.graph import _dot, _render
+
+    m = _load(directory)
+    if (signature is None) == (function is None):
+        raise _Bad(f"{directory}: give one of --signature NAME or --function PATH")
+    if signature is not None:
+        sigs = getattr(m, "signatures", {})
+        if signature not in sigs:
+            raise _Bad(f"{directory}: no signature {signature!r}; the SavedModel has: {', '.join(sorted(sigs)) or '(none)'}")
+        cf, title = sigs[signature].concrete_function, signature
+    else:
+        funcs = dict(_collect(m))
+        f = funcs.get(function)
+        if f is None:
+            raise _Bad(f"{directory}: no function {function!r}; the SavedModel has: {', '.join(sorted(funcs)) or '(none)'}")
+        if not 1 <= option <= len(f.concrete_functions):
+            raise _Bad(f"{directory}: function {function!r} has {len(f.concrete_functions)} concrete function(s); "
+                       f"--option {option} is out of range")
+        cf, title = f.concrete_functions[option - 1], function
+    if dot:
+        from autograph_cli._cli.files import SourceError, atomic_write
+
+        try:
+            atomic_write(dot, _dot(cf, title).encode())
+        except SourceError as e:
+            raise _Bad(str(e)) from None
+    sys.stdout.write(_render(cf, title, color))
+    sys.stdout.flush()
+    return 0
+
+
+def _collect(m):
+    out = []
+    _functions(m, "", out, set())
+    return out
+
+
+@saved_model_group.command("graph")
+@click.argument("directory", metavar="DIR")
+@click.option("--signature", "signature", metavar="NAME", help="Draw this signature's graph.")
+@click.option("--function", "function", metavar="PATH", help="Draw this function's graph (a path as `show` lists it).")
+@click.option("--option", "option", type=int, default=1, show_default=True,
+              help="Which of the function's concrete functions (as numbered by `show`).")
+@click.option("--dot", "dot", metavar="FILE", help="Also write the graph as Graphviz dot.")
+def graph_cmd(directory, signature, function, option, dot):
+    """Show a loaded function's graph as a tree (nodes, ops, the regions of
+    conds and loops), optionally as Graphviz dot, like `autograph graph`."""
+    try:
+        code = _graph(directory, signature, function, option, dot, False)
     except _Bad as e:
         sys.stderr.write(f"{e}\n")
         raise click.exceptions.Exit(2) from None
