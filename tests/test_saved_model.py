@@ -508,3 +508,36 @@ def test_attribute_smuggling_code_is_refused(tmp_path):
     _rehash(d)
     with pytest.raises(SavedModelError, match=r"graph\.json: function .*the name '__import__'.*refusing to run it"):
         load(d)
+
+
+def test_variable_created_in_the_function_and_call(tmp_path):
+    class Lazy(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = None
+
+        @tf.function
+        def __call__(self, x):
+            if self.v is None:
+                self.v = tf.Variable(tf.ones_like(x) * 2.0)
+            self.v.assign_add(x)
+            return self.v.read_value()
+
+    m = Lazy()
+    m(tf.constant([1.0, 2.0]))
+    save(m, tmp_path / "lazy")
+    loaded = load(tmp_path / "lazy")
+    assert loaded(tf.constant([1.0, 2.0])).numpy().tolist() == [4.0, 6.0]
+    assert loaded.v.numpy().tolist() == [4.0, 6.0]
+
+
+def test_keras_model_with_a_serving_function(tmp_path):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="relu"), tf.keras.layers.Dense(1)])
+    x = np.arange(8, dtype=np.float32).reshape(4, 2)
+    want = model(x).numpy()
+    model.serve = tf.function(lambda x: model(x), input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    save(model, tmp_path / "k")
+    loaded = load(tmp_path / "k")
+    np.testing.assert_allclose(loaded.serve(x).numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(loaded.signatures["serving_default"](x=x)["output_0"].numpy(), want, rtol=1e-6)
+    assert len(loaded.variables) == 4

@@ -469,6 +469,12 @@ class _UserObject(Module):
         super().__init__(name=class_name)
         self._class_name = class_name
 
+    def __call__(self, *args, **kwargs):
+        f = self.__dict__.get("__call__")
+        if f is None:
+            raise TypeError(f"the restored {self._class_name} object is not callable (it had no tf.function __call__)")
+        return f(*args, **kwargs)
+
     def __repr__(self):
         return f"<restored {self._class_name}>"
 
