@@ -62,10 +62,12 @@ CHECKED_ELSEWHERE = {
     "GradListStack", "GradListUnstack", "GradStackGet", "GradStackPush", "GradStackToTensor", "CustomGradient",
     "SumToShapeOf", "BroadcastToShapeOf", "ReshapeLike", "ConcatGrad", "GatherGrad", "StridedSliceGrad",
     "TileGrad", "CumsumReverse", "ExpandReducedAxes", "PreventGradient", "Dropout", "GatherNdGrad",
+    "BooleanMaskGrad", "GatherBatchedGrad", "MirrorPadGrad",
+    "TileGradDyn",  # multiples known only at run time: tests/test_gradients_in_function.py
 }
 
 # gradients whose own gradient is not available (second order is a LookupError)
-NO_SECOND_ORDER = {"Prod", "MaxPool", "AvgPool", "Conv2D", "BiasAdd"}
+NO_SECOND_ORDER = {"Prod", "ProdDyn", "MaxPool", "AvgPool", "Conv2D", "BiasAdd"}
 
 def _differentiable_ops():
     return sorted(n for n, f in grad_ops.GRADS.items() if f is not None and n in ops.REGISTRY)

@@ -614,3 +614,55 @@ def test_a_loop_that_assigns_a_variable_it_reads_is_refused_with_its_line():
 
     with pytest.raises(NotImplementedError, match=r"test_gradients_in_function.py:\d+: cannot differentiate .* loop"):
         f(tf.constant(2.0))
+
+
+# ------------------------------------- size arguments known only at run time
+def _grad_in_function(body, specs, *args):
+    @tf.function(input_signature=specs)
+    def f(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = body(x, n)
+            loss = tf.reduce_sum(y * y)
+        return tape.gradient(loss, x)
+
+    return f(*args).numpy()
+
+
+def test_tile_gradient_with_multiples_from_a_tensor():
+    x = np.arange(6.0).reshape(2, 3) * 0.1
+    g = _grad_in_function(lambda x, n: tf.tile(x, tf.stack([1, n])),
+                          [tf.TensorSpec([None, 3], tf.float64), tf.TensorSpec([], tf.int32)],
+                          tf.constant(x), tf.constant(3))
+    np.testing.assert_allclose(g, 2 * x * 3)  # three copies of x, each contributing 2x
+
+
+def test_reshape_and_fill_gradients_with_shapes_from_tensors():
+    x = np.arange(6.0) * 0.5
+    g = _grad_in_function(lambda x, n: tf.reshape(x, tf.stack([n, -1])),
+                          [tf.TensorSpec([None], tf.float64), tf.TensorSpec([], tf.int32)],
+                          tf.constant(x), tf.constant(2))
+    np.testing.assert_allclose(g, 2 * x)
+    v = np.float64(0.7)
+    g = _grad_in_function(lambda v, n: tf.fill(tf.stack([n, 3]), v),
+                          [tf.TensorSpec([], tf.float64), tf.TensorSpec([], tf.int32)],
+                          tf.constant(v), tf.constant(4))
+    np.testing.assert_allclose(g, 2 * v * 12)
+
+
+def test_sort_and_top_k_gradients_in_function():
+    x = np.array([[0.3, -1.0, 2.0, 0.5], [1.5, 0.2, -0.4, 0.9]])
+    w = np.arange(8.0).reshape(2, 4)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.sort(x) * w) + tf.reduce_sum(tf.math.top_k(x, 2).values)
+        return tape.gradient(loss, x)
+
+    want = np.zeros_like(x)
+    order = np.argsort(x, axis=1)
+    np.put_along_axis(want, order, w, axis=1)
+    np.put_along_axis(want, np.argsort(-x, axis=1)[:, :2], np.take_along_axis(want, np.argsort(-x, axis=1)[:, :2], 1) + 1, 1)
+    np.testing.assert_allclose(f(tf.constant(x)).numpy(), want)

@@ -642,8 +642,8 @@ def _(op, d):
     if len(op.inputs) > 1:
         m = op.inputs[1]
         c = m.const if hasattr(m, "const") else getattr(m, "_value", None)
-        if c is None:
-            raise LookupError("the gradient of tf.tile needs multiples known while tracing")
+        if c is None:  # multiples known only when the graph runs
+            return [ops.apply1(TILE_GRAD_DYN, [d[0], op.inputs[0], m]), None]
         mult = tuple(int(v) for v in np.atleast_1d(c))
         return [ops.apply1(TILE_GRAD, [d[0], op.inputs[0]], {"multiples": mult}), None]
     return [ops.apply1(TILE_GRAD, [d[0], op.inputs[0]], {"multiples": tuple(op.attrs["multiples"])})]
@@ -1081,3 +1081,447 @@ def _(op, d):
 @register_gradient("MatrixDiag", lambda: (lambda x: _mod("ops_linalg").diag(x), [_r(2, 3)]))
 def _(op, d):
     return [ops.apply1(_op("MatrixDiagPart"), [d[0]])]
+
+
+# ------------------------------------------- selections: sort, top_k, masks
+def _take_along_kernel(x, idx, axis):
+    return np.take_along_axis(np.asarray(x), np.asarray(idx).astype(np.intp), axis)
+
+
+def _scatter_along_kernel(g, idx, like, axis):
+    # the adjoint of take_along_axis: repeated indices accumulate
+    z = np.zeros(np.shape(like), dtype=np.asarray(g).dtype)
+    idx = np.asarray(idx).astype(np.intp)
+    where = list(np.indices(idx.shape, sparse=True))
+    where[axis % max(z.ndim, 1)] = idx
+    np.add.at(z, tuple(where), np.asarray(g))
+    return z
+
+
+TAKE_ALONG = ops.define("TakeAlongAxis", lambda i, a: [(i[0].dtype, i[1].shape)], _take_along_kernel)
+SCATTER_ALONG = ops.define("ScatterAlongAxis", lambda i, a: [(i[0].dtype, i[2].shape)], _scatter_along_kernel)
+
+
+@register_gradient("TakeAlongAxis", lambda: (
+    lambda x: ops.apply1(TAKE_ALONG, [x, ops.convert_to_tensor([[2, 0], [1, 1]])], {"axis": 1}), [_r(2, 3)]))
+def _(op, d):
+    return [ops.apply1(SCATTER_ALONG, [d[0], op.inputs[1], op.inputs[0]], {"axis": op.attrs["axis"]}), None]
+
+
+@register_gradient("ScatterAlongAxis", lambda: (
+    lambda g: ops.apply1(SCATTER_ALONG, [g, ops.convert_to_tensor([[2, 0], [1, 0]]), ops.zeros([2, 3], dt.float64)],
+                         {"axis": 1}), [_r(2, 2)]))
+def _(op, d):
+    return [ops.apply1(TAKE_ALONG, [d[0], op.inputs[1]], {"axis": op.attrs["axis"]}), None, None]
+
+
+@register_gradient("Sort", lambda: (lambda x: _mod("ops_array").sort(x, axis=0, direction="DESCENDING"), [_r(3, 2)]))
+def _(op, d):
+    x = op.inputs[0]
+    if not x.dtype.is_floating:
+        return [None]
+    a = {"axis": op.attrs["axis"], "descending": op.attrs["descending"]}
+    idx = ops.apply1(_op("ArgSort"), [x], a)
+    return [ops.apply1(SCATTER_ALONG, [d[0], idx, x], {"axis": op.attrs["axis"]})]
+
+
+@register_gradient("TopKV2", lambda: (lambda x: _mod("ops_array").top_k(x, 2).values, [_r(2, 4)]))
+def _(op, d):
+    x = op.inputs[0]
+    if not x.dtype.is_floating:
+        return [None] * len(op.inputs)
+    return [ops.apply1(SCATTER_ALONG, [d[0], op.outputs[1], x], {"axis": -1})] + [None] * (len(op.inputs) - 1)
+
+
+def _bmask_grad_kernel(g, m, like, axis):
+    z = np.zeros(np.shape(like), dtype=np.asarray(g).dtype)
+    z[(slice(None),) * axis + (np.asarray(m),)] = g
+    return z
+
+
+BMASK_GRAD = ops.define("BooleanMaskGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _bmask_grad_kernel)
+
+
+@register_gradient("BooleanMaskGrad")
+def _(op, d):
+    return [ops.apply1(_op("BooleanMask"), [d[0], op.inputs[1]], {"axis": op.attrs["axis"]}), None, None]
+
+
+@register_gradient("BooleanMask", lambda: (
+    lambda x: _mod("ops_array").boolean_mask(x, ops.convert_to_tensor([True, False, True]), axis=1), [_r(2, 3)]))
+def _(op, d):
+    x, m = op.inputs
+    if not x.dtype.is_floating:
+        return [None, None]
+    return [ops.apply1(BMASK_GRAD, [d[0], m, x], {"axis": op.attrs["axis"]}), None]
+
+
+# ------------------------------------------------------------ scatters
+def _gather_nd(p, idx):
+    return ops.apply1(_op("GatherNd"), [p, idx], {"batch_dims": 0})
+
+
+@register_gradient("ScatterNd", lambda: (
+    lambda u: _mod("ops_array").scatter_nd(ops.convert_to_tensor([[1], [3], [1]]), u, [4, 2]), [_r(3, 2)]))
+def _(op, d):
+    idx, upd, _ = op.inputs
+    if not upd.dtype.is_floating:
+        return [None, None, None]
+    return [None, _gather_nd(d[0], idx), None]
+
+
+def _tscatter_sample(how):
+    idx = [[0, 1], [2, 0]]
+
+    def fn(x, u):
+        return getattr(_mod("ops_array"), f"tensor_scatter_nd_{how}")(x, ops.convert_to_tensor(idx), u)
+
+    return lambda: (fn, [_r(3, 2), _r(2, seed=3)])
+
+
+@register_gradient("TensorScatterUpdate", _tscatter_sample("update"))
+def _(op, d):
+    x, idx, upd = op.inputs
+    if not x.dtype.is_floating:
+        return [None, None, None]
+    dx = ops.apply1(_op("TensorScatterUpdate"), [d[0], idx, ops.zeros_like(upd)])
+    return [dx, None, _gather_nd(d[0], idx)]
+
+
+@register_gradient("TensorScatterAdd", _tscatter_sample("add"))
+def _(op, d):
+    x, idx, upd = op.inputs
+    if not x.dtype.is_floating:
+        return [None, None, None]
+    return [d[0], None, _gather_nd(d[0], idx)]
+
+
+@register_gradient("TensorScatterSub", _tscatter_sample("sub"))
+def _(op, d):
+    x, idx, upd = op.inputs
+    if not x.dtype.is_floating:
+        return [None, None, None]
+    return [d[0], None, ops.negative(_gather_nd(d[0], idx))]
+
+
+# ------------------------------------------------------------- cumprod
+@register_gradient("Cumprod", lambda: (lambda x: _mod("ops_array").cumprod(x, axis=1, exclusive=True), [_pos(2, 4)]))
+def _(op, d):
+    # as TensorFlow: cumsum(prod * g, reverse=not reverse) / x (x nonzero)
+    x = op.inputs[0]
+    if not x.dtype.is_floating:
+        return [None]
+    a = op.attrs
+    s = ops.apply1(_op("Cumulative"), [ops.multiply(op.outputs[0], d[0])],
+                   {"axis": a["axis"], "exclusive": a["exclusive"], "reverse": not a["reverse"], "kind": "sum"})
+    return [ops.truediv(s, x)]
+
+
+# ------------------------------------------------------------ segments
+def _gather_drop_negatives(g, ids):
+    """g[ids], zero where ids < 0 (rows dropped by the unsorted segment ops)."""
+    safe = ops.maximum(ids, ops.zeros_like(ids))
+    out = ops.gather(g, safe)
+    keep = ops.cast(ops.greater_equal(ids, ops.zeros_like(ids)), g.dtype)
+    r_out, r_ids = out.shape.rank, ids.shape.rank
+    if r_out is None or r_ids is None:
+        raise LookupError("the gradient of an unsorted segment op needs ranks known while tracing")
+    if r_out > r_ids:
+        keep = ops.reshape(keep, ops.concat([ops.shape(ids), ops.ones([r_out - r_ids], dt.int32)], 0))
+    return ops.multiply(out, keep)
+
+
+def _seg_inputs(op):
+    data, ids = op.inputs[0], op.inputs[1]
+    unsorted = op.op.startswith("Unsorted") if isinstance(op.op, str) else len(op.inputs) == 3
+    return data, ids, unsorted
+
+
+def _seg_sum(op, v, ids):
+    """segment_sum / unsorted_segment_sum of v with the op's ids (and count)."""
+    if len(op.inputs) == 3:
+        return ops.apply1(_op("UnsortedSegmentSum"), [v, ids, op.inputs[2]])
+    return ops.apply1(_op("SegmentSum"), [v, ids])
+
+
+def _seg_gather(g, ids, op):
+    return _gather_drop_negatives(g, ids) if len(op.inputs) == 3 else ops.gather(g, ids)
+
+
+def _seg_mean_grad(op, d):
+    data, ids = op.inputs[0], op.inputs[1]
+    if not data.dtype.is_floating:
+        return [None] * len(op.inputs)
+    ones = ops.cast(ops.ones_like(ids), data.dtype)
+    cnt = ops.maximum(_seg_sum(op, ones, ids), ops.ones_like(_seg_sum(op, ones, ids)))
+    r = d[0].shape.rank
+    if r is None:
+        raise LookupError("the gradient of a segment mean needs its rank known while tracing")
+    if r > 1:
+        cnt = ops.reshape(cnt, [-1] + [1] * (r - 1))
+    return [_seg_gather(ops.truediv(d[0], cnt), ids, op)] + [None] * (len(op.inputs) - 1)
+
+
+def _seg_minmax_grad(op, d):
+    # as TensorFlow: the gradient goes to the selected entries, shared by ties
+    data, ids = op.inputs[0], op.inputs[1]
+    if not data.dtype.is_floating:
+        return [None] * len(op.inputs)
+    y = _seg_gather(op.outputs[0], ids, op)
+    sel = ops.equal(data, y)
+    self_ = ops.cast(sel, data.dtype)
+    n = _seg_sum(op, self_, ids)
+    w = ops.truediv(d[0], ops.maximum(n, ops.ones_like(n)))
+    return [ops.multiply(_seg_gather(w, ids, op), self_)] + [None] * (len(op.inputs) - 1)
+
+
+def _seg_sample(name, fn_name, unsorted):
+    # no empty segment (its max is -inf for the unsorted op); a dropped row (-1)
+    ids = [0, 0, 2, 2] if not unsorted else [1, -1, 0, 1]
+
+    def fn(x):
+        f = getattr(_mod("ops_array"), fn_name)
+        i = ops.convert_to_tensor(ids)
+        return f(x, i, 2) if unsorted else f(x, i)
+
+    # distinct values so that min/max selections are not ties
+    return lambda: (fn, [np.arange(8.0).reshape(4, 2)[[2, 0, 3, 1]] * 0.37 + _r(4, 2) * 0.01])
+
+
+for _k, _g in (("mean", _seg_mean_grad), ("max", _seg_minmax_grad), ("min", _seg_minmax_grad)):
+    register_gradient(f"Segment{_k.capitalize()}", _seg_sample(_k, f"segment_{_k}", False))(_g)
+    register_gradient(f"UnsortedSegment{_k.capitalize()}", _seg_sample(_k, f"unsorted_segment_{_k}", True))(_g)
+
+
+def _seg_sum_grad2(op, d):
+    data, ids = op.inputs[0], op.inputs[1]
+    if not data.dtype.is_floating:
+        return [None] * len(op.inputs)
+    return [_seg_gather(d[0], ids, op)] + [None] * (len(op.inputs) - 1)
+
+
+# unsorted_segment_sum drops negative ids: its gradient must too
+register_gradient("UnsortedSegmentSum", lambda: (
+    lambda x: _mod("ops_array").unsorted_segment_sum(x, ops.convert_to_tensor([2, -1, 2]), 3), [_r(3, 2)]))(
+    _seg_sum_grad2)
+
+
+# -------------------------------------------------------- batched gather
+def _gather_b_grad_kernel(g, idx, p, axis, batch_dims):
+    p = np.asarray(p)
+    idx = np.asarray(idx).astype(np.intp)
+    g = np.asarray(g)
+    b = batch_dims
+    z = np.zeros(p.shape, dtype=g.dtype)
+    zf = z.reshape((-1,) + p.shape[b:])
+    fi = idx.reshape((-1,) + idx.shape[b:])
+    ax = axis - b
+    gf = g.reshape((-1,) + g.shape[b:])
+    ni = fi.ndim - 1
+    for q, i, gq in zip(zf, fi, gf):
+        qm = np.moveaxis(q, ax, 0)
+        gm = np.moveaxis(gq, list(range(ax, ax + ni)), list(range(ni))) if ni else gq
+        np.add.at(qm, i, gm)
+    return z
+
+
+GATHER_B_GRAD = ops.define("GatherBatchedGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _gather_b_grad_kernel)
+
+
+@register_gradient("GatherBatchedGrad")
+def _(op, d):
+    a = {"axis": op.attrs["axis"], "batch_dims": op.attrs["batch_dims"]}
+    return [ops.apply1(_op("GatherV2Batched"), [d[0], op.inputs[1]], a), None, None]
+
+
+@register_gradient("GatherV2Batched", lambda: (
+    lambda x: ops.gather(x, ops.convert_to_tensor([[0, 2, 2], [1, 1, 0]]), axis=1, batch_dims=1), [_r(2, 3, 2)]))
+def _(op, d):
+    p, idx = op.inputs
+    if not p.dtype.is_floating:
+        return [None, None]
+    a = {"axis": op.attrs["axis"], "batch_dims": op.attrs["batch_dims"]}
+    return [ops.apply1(GATHER_B_GRAD, [d[0], idx, p], a), None]
+
+
+# -------------------------------------------------------------- linalg
+def _spd(n, seed=0):
+    a = _r(n, n, seed=seed)
+    return a @ a.T + n * np.eye(n)
+
+
+@register_gradient("MatrixSolve", lambda: (lambda a, b: _mod("ops_linalg").solve(a, b),
+                                           [np.eye(3) * 2 + _r(3, 3) * 0.3, _r(3, 2, seed=1)]))
+def _(op, d):
+    a, b = op.inputs
+    x = op.outputs[0]
+    adj = bool(op.attrs.get("adjoint"))
+    gb = ops.apply1(_op("MatrixSolve"), [a, d[0]], {} if adj else {"adjoint": True})
+    if adj:
+        ga = ops.negative(ops.matmul(x, gb, transpose_b=True))
+    else:
+        ga = ops.negative(ops.matmul(gb, x, transpose_b=True))
+    return [ga, gb]
+
+
+def _lower_half_mask(n, dtype):
+    """tril(ones) with 0.5 on the diagonal (a constant)."""
+    m = np.tril(np.ones((n, n))) - 0.5 * np.eye(n)
+    return ops.convert_to_tensor(m.astype(dtype.np), dtype=dtype)
+
+
+def _square_n(x, what):
+    dims = x.shape.dims
+    if dims is None or dims[-1] is None:
+        raise LookupError(f"the gradient of {what} needs the matrix size known while tracing")
+    return dims[-1]
+
+
+@register_gradient("Cholesky", lambda: (lambda a: _mod("ops_linalg").cholesky(
+    ops.add(ops.multiply(ops.add(a, _t2(a)), 0.5), ops.convert_to_tensor(3.0 * np.eye(3)))), [_r(3, 3)]))
+def _(op, d):
+    # as TensorFlow's _CholeskyGrad (Murray 2016): only the lower triangle of
+    # the input is read, the gradient is symmetrised
+    ell = op.outputs[0]
+    n = _square_n(ell, "tf.linalg.cholesky")
+    linv = ops.apply1(_op("MatrixInverse"), [ell])
+    middle = ops.multiply(ops.matmul(ell, d[0], transpose_a=True), _lower_half_mask(n, ell.dtype))
+    ga = ops.matmul(ops.matmul(linv, middle, transpose_a=True), linv)
+    return [ops.multiply(ops.add(ga, _t2(ga)), 0.5)]
+
+
+def _eigh_sample(x):
+    e, v = _mod("ops_linalg").eigh(x)
+    return ops.concat([e, ops.reshape(ops.square(v), [-1])], 0)  # squares: free of the eigenvectors' sign
+
+
+@register_gradient("SelfAdjointEigV2", lambda: (_eigh_sample, [_spd(3) * 0.3 + np.diag([0.0, 1.0, 2.5])]))
+def _(op, d):
+    # as TensorFlow's _SelfAdjointEigV2Grad; numpy reads the lower triangle
+    e, v = op.outputs
+    ge, gv = d
+    n = _square_n(v, "tf.linalg.eigh")
+    mid = ops.apply1(_op("MatrixDiag"), [ge])
+    if gv is not None and not _is_zero(gv):
+        eye = ops.convert_to_tensor(np.eye(n, dtype=e.dtype.np), dtype=e.dtype)
+        diff = ops.subtract(ops.expand_dims(e, -2), ops.expand_dims(e, -1))
+        f = ops.multiply(ops.reciprocal(ops.add(diff, eye)), ops.subtract(1.0, eye))
+        mid = ops.add(mid, ops.multiply(f, ops.matmul(v, gv, transpose_a=True)))
+    ga = ops.matmul(v, ops.matmul(mid, v, transpose_b=True))
+    return [ops.multiply(ops.add(ga, _t2(ga)), _lower_half_mask(n, e.dtype))]
+
+
+def _is_zero(t):
+    if t is None:
+        return True
+    if isinstance(t, ops.SymbolicTensor):
+        if t.const is not None:
+            return not np.any(t.const)
+        return getattr(t.node, "op", None) in ("ZerosLike", "Zeros")
+    v = getattr(t, "_value", None)
+    return v is not None and not np.any(v)
+
+
+@register_gradient("LogMatrixDeterminant", lambda: (lambda x: _mod("ops_linalg").slogdet(x)[1],
+                                                    [np.eye(3) * -2 + _r(3, 3) * 0.3]))
+def _(op, d):
+    x = op.inputs[0]
+    g = d[1]
+    inv_t = _t2(ops.apply1(_op("MatrixInverse"), [x]))
+    return [ops.multiply(ops.expand_dims(ops.expand_dims(g, -1), -1), inv_t)]
+
+
+@register_gradient("Einsum", lambda: (lambda a, b: _mod("ops_linalg").einsum("bij,jk->bki", a, b),
+                                      [_r(2, 3, 4), _r(4, 2, seed=1)]))
+def _(op, d):
+    terms, out = _mod("ops_linalg")._parse_einsum(op.attrs["equation"], len(op.inputs))
+    grads = []
+    for i, (term, x) in enumerate(zip(terms, op.inputs)):
+        if not x.dtype.is_floating:
+            grads.append(None)
+            continue
+        letters = term.replace("...", "")
+        if len(set(letters)) != len(letters):
+            raise LookupError(f"No gradient defined for einsum with a repeated subscript in {term!r}")
+        others = [t for j, t in enumerate(terms) if j != i]
+        seen = set(out.replace("...", "")) | {c for t in others for c in t.replace("...", "")}
+        missing = [c for c in letters if c not in seen]
+        if missing and "..." in term:
+            raise LookupError(f"No gradient defined for einsum summing {missing} with an ellipsis in {term!r}")
+        target = "".join(c for c in term if c not in missing) if missing else term
+        eq = ",".join([out] + others) + "->" + target
+        xs = [d[0]] + [t for j, t in enumerate(op.inputs) if j != i]
+        g = ops.apply1(_op("Einsum"), xs, {"equation": eq})
+        if missing:
+            g = _expand_missing(g, letters, missing)
+            g = bcast_to(g, x)
+        else:
+            g = sum_to(g, x) if "..." in term else g
+        grads.append(g)
+    return grads
+
+
+def _expand_missing(g, letters, missing):
+    for k, c in enumerate(letters):
+        if c in missing:
+            g = ops.expand_dims(g, k)
+    return g
+
+
+# --------------------------------------------------------------- mirror pad
+def _mirror_pad_grad_kernel(g, paddings, like, mode):
+    g = np.asarray(g)
+    p = np.asarray(paddings).reshape(-1, 2)
+    off = 1 if mode == "reflect" else 0
+    for ax, (lo, hi) in enumerate(p.tolist()):
+        n = np.shape(like)[ax]
+        src = np.concatenate([(lo - np.arange(lo)) - (1 - off), np.arange(n), n - 1 - off - np.arange(hi)])
+        gm = np.moveaxis(g, ax, 0)
+        out = np.zeros((n,) + gm.shape[1:], dtype=g.dtype)
+        np.add.at(out, src.astype(np.intp), gm)
+        g = np.moveaxis(out, 0, ax)
+    return g
+
+
+MIRROR_PAD_GRAD = ops.define("MirrorPadGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _mirror_pad_grad_kernel)
+
+
+@register_gradient("MirrorPadGrad")
+def _(op, d):
+    return [ops.apply1(_op("MirrorPad"), [d[0], op.inputs[1]], {"mode": op.attrs["mode"]}), None, None]
+
+
+@register_gradient("MirrorPad", lambda: (lambda x: _mod("ops_array").pad(x, [[1, 2], [2, 1]], mode="REFLECT"),
+                                         [_r(3, 4)]))
+def _(op, d):
+    x, p = op.inputs
+    return [ops.apply1(MIRROR_PAD_GRAD, [d[0], p, x], {"mode": op.attrs["mode"]}), None]
+
+
+# ---------------------------------------------------- dynamic-axis prod
+def _prod_dyn_grad_kernel(x, dy, axis, keepdims):
+    nd = np.ndim(x)
+    axes = tuple(sorted({int(a) % max(nd, 1) for a in np.atleast_1d(axis)})) if nd else None
+    return _prod_grad_kernel(x, dy, axes, keepdims)
+
+
+PROD_DYN_GRAD = ops.define("ProdDynGrad", lambda i, a: [(i[0].dtype, i[0].shape)], _prod_dyn_grad_kernel)
+
+
+@register_gradient("ProdDyn", lambda: (
+    lambda x: ops.apply1(ops.DYN_REDUCE["Prod"], [x, ops.convert_to_tensor(1)], {"keepdims": False}), [_r(2, 3)]))
+def _(op, d):
+    x, axis = op.inputs
+    if not x.dtype.is_floating:
+        return [None, None]
+    return [ops.apply1(PROD_DYN_GRAD, [x, d[0], axis], {"keepdims": op.attrs["keepdims"]}), None]
+
+
+# -------------------------------------------- tile with multiples as input
+TILE_GRAD_DYN = ops.define("TileGradDyn", lambda i, a: [(i[0].dtype, i[1].shape)],
+                           lambda g, x, m: _tile_grad_kernel(g, x, m))
+
+
+@register_gradient("TileGradDyn")
+def _(op, d):
+    return [ops.apply1(ops.TILE, [d[0], op.inputs[2]]), None, None]
