@@ -541,3 +541,36 @@ def test_keras_model_with_a_serving_function(tmp_path):
     np.testing.assert_allclose(loaded.serve(x).numpy(), want, rtol=1e-6)
     np.testing.assert_allclose(loaded.signatures["serving_default"](x=x)["output_0"].numpy(), want, rtol=1e-6)
     assert len(loaded.variables) == 4
+
+
+def test_nested_arguments_python_arguments_and_string_variables(tmp_path):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.s = tf.Variable("hello")
+            self.big = tf.Variable(np.arange(6, dtype=np.int64).reshape(2, 3))
+
+        @tf.function
+        def f(self, pair, scale=2, mode="add"):
+            a, b = pair
+            if mode == "add":
+                return (a + b) * scale
+            return a * b
+
+        @tf.function
+        def g(self, d):
+            return {"sum": d["x"] + d["y"], "s": self.s.read_value()}
+
+    m = M()
+    m.f([tf.constant(1.0), tf.constant(2.0)])
+    m.f((tf.constant(1.0), tf.constant(2.0)), 3, "mul")
+    m.g({"x": tf.constant(1), "y": tf.constant(2)})
+    save(m, tmp_path / "m")
+    loaded = load(tmp_path / "m")
+    assert float(loaded.f([tf.constant(1.0), tf.constant(5.0)])) == 12.0
+    assert float(loaded.f((tf.constant(3.0), tf.constant(5.0)), 3, "mul")) == 15.0
+    out = loaded.g({"x": tf.constant(1), "y": tf.constant(2)})
+    assert int(out["sum"]) == 3 and out["s"].numpy() == b"hello"
+    assert loaded.big.numpy().dtype == np.int64 and loaded.big.numpy().tolist() == [[0, 1, 2], [3, 4, 5]]
+    with pytest.raises(ValueError, match=r"(?s)Option 2:.*\* scale: 3\n    \* mode: 'mul'"):
+        loaded.f([tf.constant(1.0), tf.constant(2.0)], 5)

@@ -337,13 +337,21 @@ def _bind(cf, args, kwargs):
     return values
 
 
+def _arg_text(a):
+    if isinstance(a, SymbolicTensor):
+        return _spec_text(a)
+    if isinstance(a, (list, tuple)) and _has_placeholder(a):
+        inner = ", ".join(_arg_text(x) for x in a)
+        return f"[{inner}]" if isinstance(a, list) else f"({inner}{',' if len(a) == 1 else ''})"
+    if isinstance(a, dict) and _has_placeholder(a):
+        return "{" + ", ".join(f"{k!r}: {_arg_text(x)}" for k, x in a.items()) + "}"
+    return repr(a)
+
+
 def _option_text(cf):
     lines = [f"  Positional arguments ({len(cf._params)} total):"]
     for p, a in zip(cf._params, cf._arg_values):
-        if isinstance(a, SymbolicTensor):
-            lines.append(f"    * {p}: {_spec_text(a)}")
-        else:
-            lines.append(f"    * {p}: {a!r}")
+        lines.append(f"    * {p}: {_arg_text(a)}")
     lines.append("  Keyword arguments: {}")
     return "\n".join(lines)
 
