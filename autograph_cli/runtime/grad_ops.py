@@ -1231,12 +1231,6 @@ def _gather_drop_negatives(g, ids):
     return ops.multiply(out, keep)
 
 
-def _seg_inputs(op):
-    data, ids = op.inputs[0], op.inputs[1]
-    unsorted = op.op.startswith("Unsorted") if isinstance(op.op, str) else len(op.inputs) == 3
-    return data, ids, unsorted
-
-
 def _seg_sum(op, v, ids):
     """segment_sum / unsorted_segment_sum of v with the op's ids (and count)."""
     if len(op.inputs) == 3:
@@ -1253,7 +1247,8 @@ def _seg_mean_grad(op, d):
     if not data.dtype.is_floating:
         return [None] * len(op.inputs)
     ones = ops.cast(ops.ones_like(ids), data.dtype)
-    cnt = ops.maximum(_seg_sum(op, ones, ids), ops.ones_like(_seg_sum(op, ones, ids)))
+    cnt = _seg_sum(op, ones, ids)
+    cnt = ops.maximum(cnt, ops.ones_like(cnt))
     r = d[0].shape.rank
     if r is None:
         raise LookupError("the gradient of a segment mean needs its rank known while tracing")
