@@ -574,3 +574,14 @@ def test_nested_arguments_python_arguments_and_string_variables(tmp_path):
     assert loaded.big.numpy().dtype == np.int64 and loaded.big.numpy().tolist() == [[0, 1, 2], [3, 4, 5]]
     with pytest.raises(ValueError, match=r"(?s)Option 2:.*\* scale: 3\n    \* mode: 'mul'"):
         loaded.f([tf.constant(1.0), tf.constant(2.0)], 5)
+
+
+def test_calling_a_loaded_function_while_tracing_is_a_clear_error(saved):
+    loaded = load(saved)
+
+    @tf.function
+    def outer(x):
+        return loaded.add(x)
+
+    with pytest.raises(TypeError, match="add: a function loaded from a SavedModel runs eagerly"):
+        outer(tf.constant(1))

@@ -356,6 +356,15 @@ def _option_text(cf):
     return "\n".join(lines)
 
 
+def _symbolic(values):
+    from autograph_cli.runtime import nest
+
+    try:
+        return any(isinstance(x, SymbolicTensor) for x in nest.flatten(list(values)))
+    except (TypeError, ValueError):
+        return False
+
+
 class LoadedFunction:
     """A function restored from a SavedModel: calls the first concrete
     function that accepts its arguments."""
@@ -366,6 +375,10 @@ class LoadedFunction:
         self.concrete_functions = tuple(concretes)
 
     def __call__(self, *args, **kwargs):
+        if _symbolic(args) or _symbolic(list(kwargs.values())):
+            raise TypeError(
+                f"{self._name}: a function loaded from a SavedModel runs eagerly; calling it inside a tf.function "
+                "being traced (with symbolic tensors) is not supported: call it outside the tf.function")
         for cf in self.concrete_functions:
             values = _bind(cf, args, kwargs)
             if values is not None:
