@@ -585,3 +585,21 @@ def test_calling_a_loaded_function_while_tracing_is_a_clear_error(saved):
 
     with pytest.raises(TypeError, match="add: a function loaded from a SavedModel runs eagerly"):
         outer(tf.constant(1))
+
+
+def test_guard_sees_the_source_the_compiler_runs(tmp_path):
+    """_guard regenerates compile_graph's source without exec: it must stay
+    the very same code (if the compiler changes, this fails first)."""
+    from autograph_cli.saved_model._guard import generated_source
+
+    m = Counter()
+    save(m, tmp_path / "c")
+    fns = [load(tmp_path / "c").add]
+    for k, (fn, args) in enumerate([(_nested, (tf.constant(9),)), (_arrays, (tf.constant(np.ones((2, 3), np.float32)),))]):
+        fn(*args)
+        save(fn, tmp_path / str(k))
+        fns.append(load(tmp_path / str(k)))
+    for f in fns:
+        for cf in f.concrete_functions:
+            body = cf.source.splitlines()[2:-2]  # between `def fn(...)` and `return`
+            assert generated_source(cf.graph, cf.inputs, cf.outputs, cf.name).splitlines() == body
