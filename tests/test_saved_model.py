@@ -576,15 +576,25 @@ def test_nested_arguments_python_arguments_and_string_variables(tmp_path):
         loaded.f([tf.constant(1.0), tf.constant(2.0)], 5)
 
 
-def test_calling_a_loaded_function_while_tracing_is_a_clear_error(saved):
-    loaded = load(saved)
+def test_a_loaded_function_called_while_tracing_is_inlined(saved):
+    loaded = load(saved)  # Counter: add(x) increments v (1 at save time) and returns it
 
     @tf.function
-    def outer(x):
+    def outer(n):
+        total = 0
+        for i in tf.range(n):
+            if i % 2 == 0:
+                total += loaded.add(i)
+        return total
+
+    assert int(outer(tf.constant(5))) == (1 + 0) + (1 + 2) + (1 + 6)  # v: 1, 3, 7
+    assert int(loaded.v.numpy()) == 7
+    @tf.function
+    def bad(x):
         return loaded.add(x)
 
-    with pytest.raises(TypeError, match="add: a function loaded from a SavedModel runs eagerly"):
-        outer(tf.constant(1))
+    with pytest.raises(ValueError, match=r"<symbolic tf.Tensor shape=\(\) dtype=float32>(?s:.*)Option 1"):
+        bad(tf.constant(1.0))
 
 
 def test_guard_sees_the_source_the_compiler_runs(tmp_path):

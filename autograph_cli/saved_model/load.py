@@ -348,6 +348,141 @@ def _arg_text(a):
     return repr(a)
 
 
+def _shape_only(a):
+    return _Described(a) if isinstance(a, SymbolicTensor) else a
+
+
+class _Described:
+    def __init__(self, t):
+        self.t = t
+
+    def __repr__(self):
+        return f"<symbolic tf.Tensor shape={self.t.shape} dtype={self.t.dtype.name}>"
+
+
+def _bind_symbolic(cf, args, kwargs, g):
+    """[(placeholder, tensor in g)] if `cf` accepts these arguments while
+    tracing `g`, else None."""
+    from autograph_cli.runtime import nest
+
+    params = cf._params
+    if len(args) > len(params):
+        return None
+    bound = [_MISSING] * len(params)
+    for i, a in enumerate(args):
+        bound[i] = a
+    for k, v in kwargs.items():
+        if k not in params or bound[params.index(k)] is not _MISSING:
+            return None
+        bound[params.index(k)] = v
+    pairs = []
+    for actual, traced in zip(bound, cf._arg_values):
+        if not _has_placeholder(traced):
+            if actual is _MISSING or _same_static(actual, traced):
+                continue
+            return None
+        if actual is _MISSING:
+            return None
+        try:
+            if not isinstance(traced, SymbolicTensor) and nest.structure_key(traced) != nest.structure_key(actual):
+                return None
+            leaves = zip(nest.flatten(traced), nest.flatten(actual)) if not isinstance(traced, SymbolicTensor) \
+                else [(traced, actual)]
+        except (TypeError, ValueError):
+            return None
+        for t, a in leaves:
+            if not isinstance(t, SymbolicTensor):
+                if not _same_static(a, t):
+                    return None
+                continue
+            if isinstance(a, Variable):
+                a = a._as_tensor()
+            if not isinstance(a, Tensor):
+                try:
+                    a = convert_to_tensor(a, dtype=t.dtype)
+                except (TypeError, ValueError, InvalidArgumentError):
+                    return None
+            if isinstance(a, EagerTensor):
+                a = g.capture(a)
+            if a.dtype is not t.dtype or not a.shape.is_subtype_of(t.shape):
+                return None
+            pairs.append((t, a))
+    return pairs
+
+
+def _inline(cf, pairs, g):
+    """A copy of `cf`'s graph in the block being traced; its outputs."""
+    m = {id(p): a for p, a in pairs}
+    consts = {}
+
+    def get(t):
+        hit = m.get(id(t))
+        if hit is not None:
+            return hit
+        if t.const is not None:
+            c = consts.get(id(t))
+            if c is None:
+                saved = g.block
+                g.block = g.root
+                try:
+                    c = consts[id(t)] = g.constant(t.const, t.dtype)
+                finally:
+                    g.block = saved
+                c._shape = t.shape
+            return c
+        raise SavedModelError(f"{cf.name}: internal error: tensor {t.name} has no value in the caller's graph")
+
+    def copy_block(src, dst):
+        for n in src.nodes:
+            if n.op == "Placeholder" or (n.op == "Const" and not n.effect):
+                continue
+            nn = Node(g.unique_name(n.name), n.opdef, [get(t) for t in n.inputs], n.attrs, dst)
+            nn.location = n.location
+            nn.effect = n.effect
+            regions = []
+            for r in n.regions:
+                if r is None:
+                    regions.append(None)
+                    continue
+                b = Block(g, dst, r.kind)
+                for a in r.args:
+                    na = SymbolicTensor(None, a.index, a.dtype, a.shape, b, name=a._name)
+                    b.args.append(na)
+                    m[id(a)] = na
+                copy_block(r, b)
+                b.results = [get(x) for x in r.results]
+                regions.append(b)
+            nn.regions = tuple(regions)
+            outs = []
+            for o in n.outputs:
+                no = SymbolicTensor(nn, o.index, o.dtype, o.shape, dst)
+                no.const = o.const
+                m[id(o)] = no
+                outs.append(no)
+            nn.outputs = outs
+            dst.nodes.append(nn)
+            if nn.effect:
+                g.has_effects = True
+
+    copy_block(cf.graph.root, g.block)
+    for v in cf.graph.variables:
+        if v not in g.variables:
+            g.variables.append(v)
+
+    def struct(x):
+        if isinstance(x, SymbolicTensor):
+            return get(x)
+        if isinstance(x, dict):
+            return {k: struct(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [struct(v) for v in x]
+        if isinstance(x, tuple):
+            return tuple(struct(v) for v in x)
+        return x
+
+    return struct(cf.structured_outputs)
+
+
 def _option_text(cf):
     lines = [f"  Positional arguments ({len(cf._params)} total):"]
     for p, a in zip(cf._params, cf._arg_values):
@@ -375,10 +510,16 @@ class LoadedFunction:
         self.concrete_functions = tuple(concretes)
 
     def __call__(self, *args, **kwargs):
-        if _symbolic(args) or _symbolic(list(kwargs.values())):
-            raise TypeError(
-                f"{self._name}: a function loaded from a SavedModel runs eagerly; calling it inside a tf.function "
-                "being traced (with symbolic tensors) is not supported: call it outside the tf.function")
+        from autograph_cli.runtime.context import ctx
+
+        if ctx.graph is not None:  # called while tracing: the saved graph is inlined into the caller's
+            for cf in self.concrete_functions:
+                bound = _bind_symbolic(cf, args, kwargs, ctx.graph)
+                if bound is not None:
+                    return _inline(cf, bound, ctx.graph)
+            args = tuple(_shape_only(a) for a in args)
+        elif _symbolic(args) or _symbolic(list(kwargs.values())):
+            raise TypeError(f"{self._name}: symbolic tensors given outside a trace")
         for cf in self.concrete_functions:
             values = _bind(cf, args, kwargs)
             if values is not None:
