@@ -613,3 +613,13 @@ def test_guard_sees_the_source_the_compiler_runs(tmp_path):
         for cf in f.concrete_functions:
             body = cf.source.splitlines()[2:-2]  # between `def fn(...)` and `return`
             assert generated_source(cf.graph, cf.inputs, cf.outputs, cf.name).splitlines() == body
+
+
+def test_a_loaded_object_can_be_saved_again(saved, tmp_path):
+    loaded = load(saved)
+    loaded.add(10)
+    save(loaded, tmp_path / "again")
+    again = load(tmp_path / "again")
+    assert int(again.v.numpy()) == 11
+    assert int(again.add(1)) == 12
+    assert int(again.signatures["serving_default"](x=tf.constant(1))["output_0"]) == 13

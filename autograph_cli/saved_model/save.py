@@ -240,8 +240,14 @@ def _concretes_of(function, owner):
     return out
 
 
+def _loaded_types():
+    from .load import LoadedFunction, SignatureFunction
+
+    return LoadedFunction, SignatureFunction
+
+
 def _is_trackable(v, depth=0):
-    if isinstance(v, (Variable, Module, Function, _BoundFunction, ConcreteFunction)):
+    if isinstance(v, (Variable, Module, Function, _BoundFunction, ConcreteFunction, _loaded_types()[0])):
         return True
     if depth < 8 and isinstance(v, (list, tuple)):
         return any(_is_trackable(x, depth + 1) for x in v)
@@ -281,6 +287,10 @@ class _ObjectGraph:
             return self._function(obj, None, path)
         if isinstance(obj, _BoundFunction):
             return self._function(obj._function, obj._instance, path)
+        if isinstance(obj, _loaded_types()[0]):  # re-saving a loaded object
+            return {"kind": "function", "name": obj._name,
+                    "concrete_functions": [w.concrete(cf, obj._name) for cf in obj.concrete_functions],
+                    "input_signature": False}
         if isinstance(obj, ConcreteFunction):
             return {"kind": "function", "name": obj.graph.name, "concrete_functions": [w.concrete(obj, obj.graph.name)],
                     "input_signature": True}
@@ -313,6 +323,10 @@ class _ObjectGraph:
 def _signature_cf(f, what):
     if isinstance(f, ConcreteFunction):
         return f, None
+    if isinstance(f, _loaded_types()[1]):
+        return f.concrete_function, None
+    if isinstance(f, _loaded_types()[0]) and len(f.concrete_functions) == 1:
+        return f.concrete_functions[0], None
     if isinstance(f, _BoundFunction):
         if f._function.input_signature is not None:
             return f.get_concrete_function(), f._instance
@@ -332,6 +346,9 @@ def _signature_cf(f, what):
 
 
 def _default_signatures(obj):
+    restored = getattr(obj, "signatures", None)
+    if isinstance(restored, dict) and restored and all(isinstance(v, _loaded_types()[1]) for v in restored.values()):
+        return dict(restored)  # re-saving a loaded object keeps its signatures
     if isinstance(obj, (Function, _BoundFunction)):
         fn = obj if isinstance(obj, Function) else obj._function
         return {DEFAULT_SIGNATURE: obj} if fn.input_signature is not None else {}
