@@ -27,15 +27,11 @@ B, D, H, C = 256, 64, 128, 10
 LR = 0.05
 
 
-def _median(fn, repeat, number=5):
-    times = []
-    fn()
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - t0) / number)
-    return statistics.median(times)
+def _time(fn, number=5):
+    t0 = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - t0) / number
 
 
 def _init(seed=0):
@@ -170,12 +166,13 @@ def main(argv=None):
     hand = make_numpy_step([p.copy() for p in params])
     xt, yt = tf.constant(x), tf.constant(y)
     traced(xt, yt)
-    # interleave the two in rounds so that load changes hit both alike
+    hand(x, y)
+    # interleaved in pairs (5 calls of each), so that load changes hit both
+    # alike; the ratio is the median of the per-pair ratios
     t_tr, t_np = [], []
-    rounds = 5
-    for _ in range(rounds):
-        t_np.append(_median(lambda: hand(x, y), max(args.repeat // rounds, 10)))
-        t_tr.append(_median(lambda: traced(xt, yt), max(args.repeat // rounds, 10)))
+    for _ in range(args.repeat):
+        t_np.append(_time(lambda: hand(x, y)))
+        t_tr.append(_time(lambda: traced(xt, yt)))
     med_tr, med_np = statistics.median(t_tr), statistics.median(t_np)
     ratio = statistics.median([a / b for a, b in zip(t_tr, t_np)])
     tt, first = trace_time()
