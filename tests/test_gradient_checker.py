@@ -63,11 +63,12 @@ CHECKED_ELSEWHERE = {
     "SumToShapeOf", "BroadcastToShapeOf", "ReshapeLike", "ConcatGrad", "GatherGrad", "StridedSliceGrad",
     "TileGrad", "CumsumReverse", "ExpandReducedAxes", "PreventGradient", "Dropout", "GatherNdGrad",
     "BooleanMaskGrad", "GatherBatchedGrad", "MirrorPadGrad",
+    "Conv2DBackpropInput", "Conv2DBackpropFilter", "BiasAddGrad", "AvgPoolGrad",
     "TileGradDyn",  # multiples known only at run time: tests/test_gradients_in_function.py
 }
 
 # gradients whose own gradient is not available (second order is a LookupError)
-NO_SECOND_ORDER = {"Prod", "ProdDyn", "MaxPool", "AvgPool", "Conv2D", "BiasAdd"}
+NO_SECOND_ORDER = {"Prod", "ProdDyn", "MaxPool"}
 
 def _differentiable_ops():
     return sorted(n for n, f in grad_ops.GRADS.items() if f is not None and n in ops.REGISTRY)

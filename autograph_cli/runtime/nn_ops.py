@@ -32,9 +32,23 @@ __all__ = [
 GRADIENTS: dict = {}
 
 
+# the gradients of the backprop ops themselves (second derivatives of conv2d,
+# bias_add, avg_pool), registered with the others
+BACKPROP_GRADIENTS: dict = {}
+
+
 def _grad(op):
     def deco(fn):
         GRADIENTS[op.name] = fn
+        op.grad = fn
+        return fn
+
+    return deco
+
+
+def _backprop_grad_of(op):
+    def deco(fn):
+        BACKPROP_GRADIENTS[op.name] = fn
         op.grad = fn
         return fn
 
@@ -255,6 +269,11 @@ def _bias_add_grad(inputs, outputs, attrs, dys):
     return [dys[0], apply1(BIAS_ADD_GRAD, [dys[0]])]
 
 
+@_backprop_grad_of(BIAS_ADD_GRAD)
+def _bias_add_grad_grad(inputs, outputs, attrs, dys):  # second derivatives of bias_add
+    return [ops.add(ops.zeros_like(inputs[0]), dys[0])]
+
+
 def bias_add(value, bias, data_format=None, name=None):
     if data_format not in (None, "NHWC", "N...C"):
         raise ValueError("only channels-last data_format is supported")
@@ -403,6 +422,23 @@ def _conv_grad(inputs, outputs, attrs, dys):
     return [apply1(CONV2D_BP_INPUT, [x, w, dy], attrs), apply1(CONV2D_BP_FILTER, [x, w, dy], attrs)]
 
 
+# The backprops are linear in the filter/output gradient (BackpropInput) and
+# in the input/output gradient (BackpropFilter): their gradients are convolutions
+# again, so conv2d has second derivatives.
+@_backprop_grad_of(CONV2D_BP_INPUT)
+def _conv_bp_input_grad(inputs, outputs, attrs, dys):
+    x, w, dy = inputs
+    d = dys[0]
+    return [None, apply1(CONV2D_BP_FILTER, [d, w, dy], attrs), apply1(CONV2D, [d, w], attrs)]
+
+
+@_backprop_grad_of(CONV2D_BP_FILTER)
+def _conv_bp_filter_grad(inputs, outputs, attrs, dys):
+    x, w, dy = inputs
+    d = dys[0]
+    return [apply1(CONV2D_BP_INPUT, [x, d, dy], attrs), None, apply1(CONV2D, [x, d], attrs)]
+
+
 def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC", dilations=None, name=None):  # noqa: A002
     if data_format not in (None, "NHWC"):
         raise ValueError("conv2d supports data_format='NHWC' only")
@@ -509,6 +545,11 @@ def _max_pool_grad(inputs, outputs, attrs, dys):
 @_grad(AVG_POOL)
 def _avg_pool_grad(inputs, outputs, attrs, dys):
     return [apply1(AVG_POOL_GRAD, [inputs[0], dys[0]], attrs)]
+
+
+@_backprop_grad_of(AVG_POOL_GRAD)
+def _avg_pool_grad_grad(inputs, outputs, attrs, dys):  # linear in dy
+    return [None, apply1(AVG_POOL, [dys[0]], attrs)]
 
 
 def _pool_attrs(ksize, strides, padding):
@@ -711,7 +752,7 @@ def _register_gradients():
     except ImportError:
         grad_ops = None
     if grad_ops is not None and hasattr(grad_ops, "register_gradient"):
-        for name, fn in GRADIENTS.items():
+        for name, fn in list(GRADIENTS.items()) + list(BACKPROP_GRADIENTS.items()):
             grad_ops.register_gradient(name)(_op_form(fn))
         grad_ops.not_differentiable(RANDOM_LIKE.name)
         return
