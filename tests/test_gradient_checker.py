@@ -183,3 +183,17 @@ def test_sparse_cross_entropy_hessian_is_softmax_jacobian(mode):
     h = fn(tf.constant(z0)).numpy()
     p = np.exp(z0) / np.exp(z0).sum()
     np.testing.assert_allclose(h, np.diag(p) - np.outer(p, p), atol=1e-12)
+
+
+@pytest.mark.parametrize("unsorted", [False, True])
+def test_segment_prod_gradient_with_two_zeros_in_a_segment(unsorted):
+    """First order is exact with several zeros in a segment (the second order,
+    as TensorFlow's, is not at such points: the gradient there is cut to zero)."""
+    x = np.array([[0.7, 0.0], [1.1, 0.0], [0.0, 0.9], [0.0, -0.4]])
+    ids = tf.constant([0, 0, 1, 1])
+    if unsorted:
+        fn = lambda v: tf.math.unsorted_segment_prod(v, ids, 2)  # noqa: E731
+    else:
+        fn = lambda v: tf.math.segment_prod(v, ids)  # noqa: E731
+    th, num = gradient_checker.compute_gradient(fn, [x])
+    assert gradient_checker.max_error(th, num) < 1e-6

@@ -1520,3 +1520,38 @@ TILE_GRAD_DYN = ops.define("TileGradDyn", lambda i, a: [(i[0].dtype, i[1].shape)
 @register_gradient("TileGradDyn")
 def _(op, d):
     return [ops.apply1(ops.TILE, [d[0], op.inputs[2]]), None, None]
+
+
+# --------------------------------------------------------- segment products
+def _seg_prod_grad(op, d):
+    # as TensorFlow's _SegmentProdGrad / _UnsortedSegmentProdGrad: the product
+    # of the other entries of the segment, exact when entries are zero
+    data, ids = op.inputs[0], op.inputs[1]
+    if not data.dtype.is_floating:
+        return [None] * len(op.inputs)
+    unsorted = len(op.inputs) == 3
+    name = "UnsortedSegmentProd" if unsorted else "SegmentProd"
+    zero = ops.equal(data, ops.zeros_like(data))
+    n_zero = _seg_sum(op, ops.cast(zero, data.dtype), ids)
+    g = ops.where(ops.greater(n_zero, 1.0), ops.zeros_like(d[0]), d[0])
+    nz = ops.where(zero, ops.ones_like(data), data)
+    nz_prod = ops.apply1(_op(name), [nz, ids] + ([op.inputs[2]] if unsorted else []))
+    partial = ops.where(zero, _seg_gather(nz_prod, ids, op), ops.truediv(_seg_gather(op.outputs[0], ids, op), nz))
+    return [ops.multiply(_seg_gather(g, ids, op), partial)] + [None] * (len(op.inputs) - 1)
+
+
+def _seg_prod_sample(unsorted):
+    ids = [1, -1, 0, 1, 1] if unsorted else [0, 0, 2, 2, 2]
+    x = np.array([[0.7, -1.3], [1.1, 0.0], [0.0, 0.9], [1.4, 0.0], [-0.6, 0.8]])  # a zero in some segments
+
+    def fn(v):
+        i = ops.convert_to_tensor(ids)
+        if unsorted:
+            return _mod("ops_array").unsorted_segment_prod(v, i, 2)
+        return _mod("ops_array").segment_prod(v, i)
+
+    return lambda: (fn, [x])
+
+
+register_gradient("SegmentProd", _seg_prod_sample(False))(_seg_prod_grad)
+register_gradient("UnsortedSegmentProd", _seg_prod_sample(True))(_seg_prod_grad)
