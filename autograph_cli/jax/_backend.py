@@ -109,6 +109,21 @@ def _promote(name, a, b, location, what):
     return sa, jnp.result_type(a if not wa else jnp.asarray(a), b if not wb else jnp.asarray(b))
 
 
+def _call_helper(fn, *args):
+    """Call a converted helper (a branch, a loop body or test) while JAX
+    traces it: a NameError for a user's local that is not bound on the path
+    being traced is Python's UnboundLocalError (JAX's frames sit between the
+    operators and the helper, so the operators cannot tell)."""
+    try:
+        return fn(*args)
+    except NameError as e:
+        name = getattr(e, "name", None)
+        if type(e) is not NameError or name is None or "free variable" not in str(e):
+            raise
+        fixed = UnboundLocalError(f"cannot access local variable '{name}' where it is not associated with a value")
+        raise fixed.with_traceback(e.__traceback__) from None
+
+
 class _Unbound:
     """The value of a variable a staged conditional defines on one path only:
     using it raises the error."""
@@ -567,7 +582,7 @@ def _body_runner(state, spec, body):
         state.set(vals)
         _depth[0] += 1
         try:
-            body(item)
+            _call_helper(body, item)
         finally:
             _depth[0] -= 1
         return spec.flatten_out(state.get(), flat)
@@ -633,7 +648,7 @@ class JaxBackend:
             state.set(init)
             others.restore()
             if fn is not None:
-                fn()
+                _call_helper(fn)
             for acc, n in accs:
                 if len(acc.items) != n:
                     del acc.items[n:]
@@ -654,7 +669,8 @@ class JaxBackend:
 
     def if_exp(self, cond, true_fn, false_fn):
         pred = _pred(cond, None, "a conditional expression")
-        return staged_cond(pred, lambda: (true_fn(),), lambda: (false_fn(),), ("<if expression>",), None)[0]
+        return staged_cond(pred, lambda: (_call_helper(true_fn),), lambda: (_call_helper(false_fn),),
+                           ("<if expression>",), None)[0]
 
     # ---------------------------------------------------------- loops
     def while_stmt(self, test, body, state, opts, first_cond):
@@ -666,7 +682,7 @@ class JaxBackend:
 
             def cond_fn(carry):
                 state.set(spec.unflatten(carry[1]))
-                c = _pred(test(), location, "a while loop")
+                c = _pred(_call_helper(test), location, "a while loop")
                 if maximum is not None:
                     c = c & (carry[0] < maximum)
                 return c
@@ -725,7 +741,7 @@ class JaxBackend:
                 flat = run(item(i), carry)[0]
                 if extra_test is not None:
                     state.set(spec.unflatten(flat))
-                    k = _pred(extra_test(), location, "a loop's break/return test")
+                    k = _pred(_call_helper(extra_test), location, "a loop's break/return test")
                 else:
                     k = jnp.bool_(True)
                 return k, flat
@@ -789,7 +805,7 @@ class JaxBackend:
         first, more = rest_fns[0], rest_fns[1:]
 
         def rest():
-            v = first()
+            v = _call_helper(first)
             if more:
                 v = getattr(operators, kind)(v, *more)
             return v
