@@ -63,12 +63,13 @@ CHECKED_ELSEWHERE = {
     "SumToShapeOf", "BroadcastToShapeOf", "ReshapeLike", "ConcatGrad", "GatherGrad", "StridedSliceGrad",
     "TileGrad", "CumsumReverse", "ExpandReducedAxes", "PreventGradient", "Dropout", "GatherNdGrad",
     "BooleanMaskGrad", "GatherBatchedGrad", "MirrorPadGrad",
-    "Conv2DBackpropInput", "Conv2DBackpropFilter", "BiasAddGrad", "AvgPoolGrad",
+    "Conv2DBackpropInput", "Conv2DBackpropFilter", "BiasAddGrad", "AvgPoolGrad", "MaxPoolGrad",
+    "MaxPoolGradGrad",
     "TileGradDyn",  # multiples known only at run time: tests/test_gradients_in_function.py
 }
 
 # gradients whose own gradient is not available (second order is a LookupError)
-NO_SECOND_ORDER = {"Prod", "ProdDyn", "MaxPool"}
+NO_SECOND_ORDER = {"Prod", "ProdDyn"}
 
 def _differentiable_ops():
     return sorted(n for n, f in grad_ops.GRADS.items() if f is not None and n in ops.REGISTRY)
@@ -197,3 +198,30 @@ def test_segment_prod_gradient_with_two_zeros_in_a_segment(unsorted):
         fn = lambda v: tf.math.segment_prod(v, ids)  # noqa: E731
     th, num = gradient_checker.compute_gradient(fn, [x])
     assert gradient_checker.max_error(th, num) < 1e-6
+
+
+def test_max_pool_gradient_of_gradient_is_the_selection():
+    """d/d(dy) of max_pool's gradient, contracted with dd, picks dd at each
+    window's maximum (MaxPoolGradGrad), eager and in a function."""
+    x = np.random.default_rng(5).permutation(32).reshape(1, 4, 4, 2).astype(np.float64)
+    dd = np.random.default_rng(6).uniform(-1, 1, x.shape)
+
+    def f(x, dy):
+        with tf.GradientTape() as outer:
+            outer.watch(dy)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = _nn("max_pool2d")(x, 2, 2, "VALID")
+            g = inner.gradient(y, x, output_gradients=dy)
+            s = tf.reduce_sum(g * dd)
+        return outer.gradient(s, dy)
+
+    dy = np.ones((1, 2, 2, 2))
+    want = np.zeros((1, 2, 2, 2))
+    for i in range(2):
+        for j in range(2):
+            win = x[0, 2 * i:2 * i + 2, 2 * j:2 * j + 2, :].reshape(4, 2)
+            k = win.argmax(axis=0)
+            want[0, i, j] = dd[0, 2 * i:2 * i + 2, 2 * j:2 * j + 2, :].reshape(4, 2)[k, [0, 1]]
+    np.testing.assert_allclose(f(tf.constant(x), tf.constant(dy)).numpy(), want)
+    np.testing.assert_allclose(function(f, autograph=False)(tf.constant(x), tf.constant(dy)).numpy(), want)

@@ -1555,3 +1555,35 @@ def _seg_prod_sample(unsorted):
 
 register_gradient("SegmentProd", _seg_prod_sample(False))(_seg_prod_grad)
 register_gradient("UnsortedSegmentProd", _seg_prod_sample(True))(_seg_prod_grad)
+
+
+# ------------------------------------------- max_pool's second derivative
+def _nn():
+    return _mod("nn_ops")
+
+
+def _max_pool_grad_grad_kernel(x, y, dd, ksize, strides, padding):
+    """The adjoint of MaxPoolGrad in dy: each output takes dd at the element
+    its window selected (the first maximum, as MaxPoolGrad)."""
+    x = np.asarray(x)
+    kh, kw = ksize
+    xp, oh, ow, ph, pw = _nn()._pad_input(x, kh, kw, strides, padding, _nn()._ONE, -np.inf)
+    ddp = np.zeros(xp.shape, dtype=np.asarray(dd).dtype)
+    ddp[:, ph[0]:ph[0] + x.shape[1], pw[0]:pw[0] + x.shape[2], :] = dd
+    out = np.zeros(np.shape(y), dtype=ddp.dtype)
+    taken = np.zeros(np.shape(y), dtype=bool)
+    for i in range(kh):
+        for j in range(kw):
+            hit = (_nn()._window(xp, i, j, oh, ow, strides, _nn()._ONE) == y) & ~taken
+            taken |= hit
+            out += np.where(hit, _nn()._window(ddp, i, j, oh, ow, strides, _nn()._ONE), 0)
+    return out
+
+
+MAX_POOL_GRAD_GRAD = ops.define("MaxPoolGradGrad", lambda i, a: [(i[2].dtype, i[1].shape)], _max_pool_grad_grad_kernel)
+
+
+@register_gradient("MaxPoolGradGrad")
+def _(op, d):
+    x, y, _ = op.inputs
+    return [None, None, ops.apply1(_op("MaxPoolGrad"), [x, y, d[0]], op.attrs)]

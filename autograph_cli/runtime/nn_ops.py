@@ -547,6 +547,14 @@ def _avg_pool_grad(inputs, outputs, attrs, dys):
     return [apply1(AVG_POOL_GRAD, [inputs[0], dys[0]], attrs)]
 
 
+@_backprop_grad_of(MAX_POOL_GRAD)
+def _max_pool_grad_grad(inputs, outputs, attrs, dys):  # piecewise: only dy's gradient is nonzero
+    from .grad_ops import MAX_POOL_GRAD_GRAD  # declared there (its own gradient too)
+
+    x, y, _ = inputs
+    return [None, None, apply1(MAX_POOL_GRAD_GRAD, [x, y, dys[0]], attrs)]
+
+
 @_backprop_grad_of(AVG_POOL_GRAD)
 def _avg_pool_grad_grad(inputs, outputs, attrs, dys):  # linear in dy
     return [None, apply1(AVG_POOL, [dys[0]], attrs)]
