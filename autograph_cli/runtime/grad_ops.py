@@ -1587,3 +1587,33 @@ MAX_POOL_GRAD_GRAD = ops.define("MaxPoolGradGrad", lambda i, a: [(i[2].dtype, i[
 def _(op, d):
     x, y, _ = op.inputs
     return [None, None, ops.apply1(_op("MaxPoolGrad"), [x, y, d[0]], op.attrs)]
+
+
+# ------------------------------------------------ tensor_scatter max / min
+def _tscatter_minmax_grad(op, d):
+    # as TensorFlow's _TensorScatterMinOrMaxGrad: ties share the gradient
+    x, idx, upd = op.inputs
+    if not x.dtype.is_floating:
+        return [None, None, None]
+    y = op.outputs[0]
+    g = d[0]
+    x_ind = ops.cast(ops.equal(x, y), g.dtype)
+    u_ind = ops.cast(ops.equal(upd, _gather_nd(y, idx)), g.dtype)
+    shape = ops.cast(ops.shape(x), idx.dtype)
+    ind = ops.add(x_ind, ops.apply1(_op("ScatterNd"), [idx, u_ind, shape]))
+    return [ops.truediv(ops.multiply(g, x_ind), ind), None,
+            ops.multiply(_gather_nd(ops.truediv(g, ind), idx), u_ind)]
+
+
+def _tscatter_minmax_sample(how):
+    x = np.array([[0.3, -0.8], [1.2, 0.1], [-0.5, 0.7]])
+    u = np.array([0.9, -0.2])  # one update wins, one loses
+
+    def fn(x, u):
+        return getattr(_mod("ops_array"), f"tensor_scatter_nd_{how}")(x, ops.convert_to_tensor([[0, 0], [1, 1]]), u)
+
+    return lambda: (fn, [x, u if how == "max" else -u])
+
+
+register_gradient("TensorScatterMax", _tscatter_minmax_sample("max"))(_tscatter_minmax_grad)
+register_gradient("TensorScatterMin", _tscatter_minmax_sample("min"))(_tscatter_minmax_grad)
