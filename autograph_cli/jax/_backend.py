@@ -726,6 +726,11 @@ class JaxBackend:
                     flat, ys = lax.scan(scan_body, spec.init, jnp.arange(n, dtype=jnp.int32))
                     return spec.result(flat, _stack_acc(spec, init_vals, ys, location))
 
+                if isinstance(iterable, jax.Array):
+                    # over an array's rows: a scan taking each row as its input
+                    flat, _ = lax.scan(lambda carry, row: (run(row, carry)[0], None), spec.init, iterable)
+                    return spec.result(flat, [])
+
                 def fori_body(i, carry):
                     return run(item(i), carry)[0]
 
