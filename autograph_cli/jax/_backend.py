@@ -997,15 +997,18 @@ def _fallback(builtin):
 
 
 def _overload(builtin, fn):
-    cache = []
+    cache = {}
 
     def overload(*args, **kwargs):
         r = fn(*args, **kwargs)
         if r is not None:
             return r
-        if not cache:
-            cache.append(_fallback(builtin))
-        return cache[0](*args, **kwargs)
+        key = tuple(map(id, operators._dispatch.registered_backends()))
+        fallback = cache.get(key)
+        if fallback is None:
+            cache.clear()
+            fallback = cache[key] = _fallback(builtin)
+        return fallback(*args, **kwargs)
 
     overload.__name__ = builtin.__name__
     overload.__wrapped__ = builtin
