@@ -177,7 +177,7 @@ def main(argv=None):
     ratio = statistics.median([a / b for a, b in zip(t_tr, t_np)])
     tt, first = trace_time()
     fit_t, n = fit_epoch_time()
-    res = {"traced_ms": med_tr * 1e3, "numpy_ms": med_np * 1e3, "ratio": ratio, "trace_ms": tt * 1e3, "first_call_ms": first * 1e3,
+    res = {"traced_ms": med_tr * 1e3, "numpy_ms": med_np * 1e3, "ratio": ratio, "ratio_of_medians": med_tr / med_np, "trace_ms": tt * 1e3, "first_call_ms": first * 1e3,
            "fit_epoch_ms": fit_t * 1e3, "fit_samples": n}
     if args.json:
         print(json.dumps(res, indent=2))
@@ -185,7 +185,8 @@ def main(argv=None):
     print(f"MLP {D}->{H}->{H}->{C}, batch {B}, sparse softmax cross-entropy, SGD on 6 Variables")
     print(f"  traced train step (tape inside tf.function): {res['traced_ms']:.3f} ms per call")
     print(f"  hand-written numpy (forward + backward + update): {res['numpy_ms']:.3f} ms per call")
-    print(f"  ratio traced/numpy: {ratio:.2f}x (target <= 1.5x)")
+    print(f"  ratio traced/numpy: {ratio:.2f}x median of per-pair ratios, {med_tr / med_np:.2f}x ratio of medians "
+          "(target <= 1.5x)")
     print(f"  trace of the train step: {res['trace_ms']:.1f} ms (target < 50 ms); first call (trace + compile + "
           f"one run): {res['first_call_ms']:.1f} ms")
     print(f"  Model.fit epoch ({n} samples, batch {B}, SGD): {res['fit_epoch_ms']:.1f} ms")
