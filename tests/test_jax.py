@@ -336,3 +336,40 @@ def test_multi_device_data_parallel(tmp_path):
                        cwd=os.path.dirname(os.path.dirname(__file__)))
     assert r.returncode == 0, r.stderr[-3000:]
     assert "OK" in r.stdout
+
+
+def test_autograph_run_converts_jax_programs(tmp_path):
+    """`autograph run` (the import hook) on a JAX program: its functions are
+    converted, and agj.jit / agj.convert stage their control flow."""
+    prog = tmp_path / "prog.py"
+    prog.write_text(textwrap.dedent(
+        """
+        import jax, jax.numpy as jnp
+        import autograph_cli.jax as agj
+
+        def helper(x):
+            if x > 3:
+                return x * 2
+            return x - 1
+
+        def collatz(x):
+            n = 0
+            while x != 1:
+                x = x // 2 if x % 2 == 0 else 3 * x + 1
+                n += 1
+            return n + helper(n)
+
+        def f(x):
+            y = 0.0
+            for v in x:
+                if v > 1:
+                    y += v * v
+            return y
+
+        print(int(agj.jit(collatz)(jnp.int32(27))), collatz(27))
+        print(jax.grad(agj.convert(f))(jnp.arange(4.0)).tolist())
+        """))
+    r = subprocess.run([sys.executable, "-m", "autograph_cli", "run", str(prog)], capture_output=True, text=True,
+                       cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.split("\n")[:2] == ["333 333", "[0.0, 0.0, 4.0, 6.0]"], r.stdout
