@@ -14,6 +14,8 @@ import zlib
 
 import libcst as cst
 
+from ._depth import too_deep
+
 from . import _nodes as n
 from ._result import ConversionError, ConversionResult
 from .functions import BlockWalker, ModuleState, _Mangle
@@ -45,6 +47,10 @@ def _parse(source: str, filename: str):
         raise ConversionError(filename, 1, 1, "code is nested too deeply to parse") from None
     except ValueError as e:  # null bytes
         raise ConversionError(filename, 1, 1, str(e)) from None
+    if too_deep(tree):
+        # libcst's native parser overflows its stack (a crash, not an
+        # exception) on code Python itself may accept (3.10, 3.13)
+        raise ConversionError(filename, 1, 1, "code is nested too deeply to parse")
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as e:

@@ -21,6 +21,7 @@ import ast
 import re
 import warnings
 
+from .._depth import too_deep
 from .._result import ConversionError, Diagnostic
 from ..check._calls import IteratorEvidence, recursion_reports
 from ..check._codes import CODES
@@ -56,6 +57,8 @@ def check_source(source: str, filename: str, *, select: set[str] | None = None,
         raise ConversionError(filename, 1, 1, "the code is nested too deeply to parse") from None
     except ValueError as e:  # e.g. "source code string cannot contain null bytes"
         raise ConversionError(filename, 1, 1, str(e)) from None
+    if too_deep(tree):
+        raise ConversionError(filename, 1, 1, "the code is nested too deeply to parse")
     if not staged and "function" not in source:
         return []  # nothing can be staged: no decorator, no `tf.function(f)`
     lines = source.splitlines()
