@@ -16,8 +16,6 @@ traced once more with a plan that does so.
 from __future__ import annotations
 
 import builtins
-import math
-import sys
 
 import jax
 import jax.numpy as jnp
@@ -26,7 +24,7 @@ from jax import lax
 from jax import tree_util
 
 from autograph_cli import operators
-from autograph_cli.operators import NO_RETURN, UNDEFINED, UNDEFINED_RETURN
+from autograph_cli.operators import NO_RETURN, UNDEFINED, UNDEFINED_RETURN, Snapshot
 
 Tracer = jax.core.Tracer
 
@@ -149,43 +147,6 @@ class _Unbound:
 
 
 # ------------------------------------------------------------ snapshots
-class _Snapshot:
-    """The closure cells of a construct's functions that its state does not
-    carry, as they were when taken."""
-
-    __slots__ = ("cells",)
-
-    def __init__(self, state):
-        cells = {}
-        carried = set(state.names)
-        for fn in state.functions:
-            code = getattr(fn, "__code__", None)
-            closure = getattr(fn, "__closure__", None)
-            if code is None or not closure:
-                continue
-            for name, cell in zip(code.co_freevars, closure):
-                if name in carried or id(cell) in cells:
-                    continue
-                try:
-                    cells[id(cell)] = (cell, cell.cell_contents)
-                except ValueError:
-                    cells[id(cell)] = (cell, UNDEFINED)
-        self.cells = list(cells.values())
-
-    def restore(self):
-        for cell, value in self.cells:
-            if value is UNDEFINED:
-                try:
-                    del cell.cell_contents
-                except ValueError:
-                    pass
-            else:
-                try:
-                    if cell.cell_contents is value:
-                        continue
-                except ValueError:
-                    pass
-                cell.cell_contents = value
 
 
 #: Depth of staged constructs being traced (lists are copied, not mutated,
@@ -551,7 +512,7 @@ def _run_loop(state, make_and_run):
     """Trace a loop with ``make_and_run(spec)`` until its carry settles;
     sets the state to the loop's results."""
     init = state.get()
-    others = _Snapshot(state)
+    others = Snapshot(state)
     plan = None
     try:
         for _attempt in range(2 + 2 * len(state.names)):
@@ -639,7 +600,7 @@ class JaxBackend:
     # ------------------------------------------------------------- if
     def if_stmt(self, cond, body, orelse, state):
         init = state.get()
-        others = _Snapshot(state)
+        others = Snapshot(state)
         pred = _pred(cond, state.location, "an if statement")
 
         accs = [(v, len(v.items)) for v in init if isinstance(v, _Acc)]

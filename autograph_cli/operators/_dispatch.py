@@ -242,3 +242,44 @@ class State:
 
     def __repr__(self) -> str:
         return f"State({self.names!r})"
+
+
+class Snapshot:
+    """The closure cells of a construct's functions that its state does not
+    carry (names assigned inside but dead after it), as they were when taken:
+    a backend restores them before tracing each branch or body, so no trace
+    sees what another one assigned."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self, state):
+        cells = {}
+        carried = set(state.names)
+        for fn in state.functions:
+            code = getattr(fn, "__code__", None)
+            closure = getattr(fn, "__closure__", None)
+            if code is None or not closure:
+                continue
+            for name, cell in zip(code.co_freevars, closure):
+                if name in carried or id(cell) in cells:
+                    continue
+                try:
+                    cells[id(cell)] = (cell, cell.cell_contents)
+                except ValueError:
+                    cells[id(cell)] = (cell, UNDEFINED)
+        self.cells = list(cells.values())
+
+    def restore(self):
+        for cell, value in self.cells:
+            if value is UNDEFINED:
+                try:
+                    del cell.cell_contents
+                except ValueError:
+                    pass
+            else:
+                try:
+                    if cell.cell_contents is value:
+                        continue
+                except ValueError:
+                    pass
+                cell.cell_contents = value

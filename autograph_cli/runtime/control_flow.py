@@ -44,7 +44,7 @@ ASSERT = ops.define(
 )
 
 
-from autograph_cli.operators import NO_RETURN, UNDEFINED, UNDEFINED_RETURN  # noqa: E402
+from autograph_cli.operators import NO_RETURN, UNDEFINED, UNDEFINED_RETURN, Snapshot  # noqa: E402
 
 
 def _where(location):
@@ -980,7 +980,7 @@ class Backend:
         init = state.get()
         # Everything else the branches may change (names not live after the
         # conditional): each branch is traced from the same Python state.
-        others = _Snapshot(state)
+        others = Snapshot(state)
 
         def run(fn):
             state.set(init)
@@ -1258,45 +1258,6 @@ def _zip(*args, **kw):
     if any(_staged(a) for a in args):
         return StagedZip([convert_to_tensor(a) for a in args])
     return builtins.zip(*args, **kw)
-
-
-class _Snapshot:
-    """The closure cells of a construct's functions that its state does not
-    carry, as they were when taken."""
-
-    __slots__ = ("cells",)
-
-    def __init__(self, state):
-        cells = {}
-        carried = set(state.names)
-        for fn in state.functions:
-            code = getattr(fn, "__code__", None)
-            closure = getattr(fn, "__closure__", None)
-            if code is None or not closure:
-                continue
-            for name, cell in zip(code.co_freevars, closure):
-                if name in carried or id(cell) in cells:
-                    continue
-                try:
-                    cells[id(cell)] = (cell, cell.cell_contents)
-                except ValueError:
-                    cells[id(cell)] = (cell, UNDEFINED)
-        self.cells = list(cells.values())
-
-    def restore(self):
-        for cell, value in self.cells:
-            if value is UNDEFINED:
-                try:
-                    del cell.cell_contents
-                except ValueError:
-                    pass
-            else:
-                try:
-                    if cell.cell_contents is value:
-                        continue
-                except ValueError:
-                    pass
-                cell.cell_contents = value
 
 
 BACKEND = Backend()

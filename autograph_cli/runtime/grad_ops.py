@@ -677,26 +677,7 @@ def _(op, d):
     return [ops.apply1(GATHER_GRAD, [d[0], idx, p], {"axis": op.attrs["axis"]}), None]
 
 
-def _slice_index(spec, rest):
-    def src(s):
-        if s is None:
-            return None
-        if s[0] == "c":
-            return s[1]
-        return int(rest[s[1] - 1])
-
-    idx = []
-    for it in spec:
-        k = it[0]
-        if k == "n":
-            idx.append(None)
-        elif k == "e":
-            idx.append(Ellipsis)
-        elif k == "i":
-            idx.append(src(it[1]))
-        else:
-            idx.append(slice(*(src(s) for s in it[1:])))
-    return tuple(idx)
+_slice_index = ops.slice_index
 
 
 def _slice_grad_kernel(g, x, *rest, spec):

@@ -1638,7 +1638,9 @@ def _index_expr(spec, args):
     return ", ".join(parts)
 
 
-def _slice_kernel(x, *rest, spec):
+def slice_index(spec, rest):
+    """The numpy index a StridedSlice node's ``spec`` stands for, given the
+    values of its tensor inputs (``rest``)."""
     def src(s):
         if s is None:
             return None
@@ -1657,7 +1659,11 @@ def _slice_kernel(x, *rest, spec):
             idx.append(src(it[1]))
         else:
             idx.append(slice(*(src(s) for s in it[1:])))
-    return x[tuple(idx)]
+    return tuple(idx)
+
+
+def _slice_kernel(x, *rest, spec):
+    return x[slice_index(spec, rest)]
 
 
 def _slice_emit(node, args, bind):
