@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-MAX_DEPTH = 1000  # syntax-tree nesting (a+a+...+a of n terms nests n deep)
+MAX_DEPTH = 3000  # syntax-tree nesting (a+a+...+a of n terms nests n deep)
 
 
 def too_deep(tree: ast.AST, limit: int = MAX_DEPTH) -> bool:
