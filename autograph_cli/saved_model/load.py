@@ -292,20 +292,21 @@ def _same_static(a, b):
         return False
 
 
-def _bind(cf, args, kwargs):
-    """The flat input values if `cf` accepts these arguments, else None."""
+def _traced_pairs(cf, args, kwargs):
+    """[(actual argument, traced argument)] for the arguments of `cf` that
+    hold placeholders, if the call's arguments bind to its parameters and the
+    static ones equal what was traced; else None."""
     params = cf._params
-    n = len(params)
-    if len(args) > n:
+    if len(args) > len(params):
         return None
-    bound = [_MISSING] * n
+    bound = [_MISSING] * len(params)
     for i, a in enumerate(args):
         bound[i] = a
     for k, v in kwargs.items():
         if k not in params or bound[params.index(k)] is not _MISSING:
             return None
         bound[params.index(k)] = v
-    values = []
+    pairs = []
     for actual, traced in zip(bound, cf._arg_values):
         if not _has_placeholder(traced):
             if actual is _MISSING or _same_static(actual, traced):
@@ -313,6 +314,17 @@ def _bind(cf, args, kwargs):
             return None
         if actual is _MISSING:
             return None
+        pairs.append((actual, traced))
+    return pairs
+
+
+def _bind(cf, args, kwargs):
+    """The flat input values if `cf` accepts these arguments, else None."""
+    pairs = _traced_pairs(cf, args, kwargs)
+    if pairs is None:
+        return None
+    values = []
+    for actual, traced in pairs:
         if isinstance(traced, SymbolicTensor):
             v = _match_tensor(traced, actual)
             if v is None:
@@ -365,24 +377,11 @@ def _bind_symbolic(cf, args, kwargs, g):
     tracing `g`, else None."""
     from autograph_cli.runtime import nest
 
-    params = cf._params
-    if len(args) > len(params):
+    matched = _traced_pairs(cf, args, kwargs)
+    if matched is None:
         return None
-    bound = [_MISSING] * len(params)
-    for i, a in enumerate(args):
-        bound[i] = a
-    for k, v in kwargs.items():
-        if k not in params or bound[params.index(k)] is not _MISSING:
-            return None
-        bound[params.index(k)] = v
     pairs = []
-    for actual, traced in zip(bound, cf._arg_values):
-        if not _has_placeholder(traced):
-            if actual is _MISSING or _same_static(actual, traced):
-                continue
-            return None
-        if actual is _MISSING:
-            return None
+    for actual, traced in matched:
         try:
             if not isinstance(traced, SymbolicTensor) and nest.structure_key(traced) != nest.structure_key(actual):
                 return None
