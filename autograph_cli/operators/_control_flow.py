@@ -62,19 +62,13 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
     """``for item in iterable: body(item)``, stopping (without advancing the
     iterator again) once ``extra_test()`` is false."""
     b = _backend(iterable)
-    if b:
-        try:
+    try:
+        if b:
             return b.for_stmt(iterable, extra_test, body, State(names, (extra_test, body)), opts or {})
-        except NameError as e:
-            fixed = _unbound_local(e)
-            if fixed is None:
-                raise
-        raise fixed
-    try:
-        it = iter(iterable)
-    except Exception as e:
-        _raise_at_statement(e, body)
-    try:
+        try:
+            it = iter(iterable)
+        except Exception as e:
+            _raise_at_statement(e, body)
         while True:
             try:
                 item = next(it)
