@@ -482,31 +482,22 @@ def _stageable_leaf(x):
 
 
 def _prepare_loop_vars(names, values, location, kind):
-    """Loop-variable values made stageable: Python numbers -> tensors, Python
-    lists -> TensorArrays; undefined values are an error."""
+    """Loop-variable values made stageable: Python numbers -> tensors (also
+    inside structures; a list becomes a TensorArray only if the body appends
+    to it: see _trace_loop); undefined values stay undefined."""
     out = []
     for name, v in zip(names, values):
         if _is_undefined(v):
             out.append(v)  # only an error if used after the loop (see _out_structs)
             continue
-        if isinstance(v, (bool, int, float, np.generic)) and not isinstance(v, type):
-            v = convert_to_tensor(v)
-        elif type(v) in (list, tuple, dict) or hasattr(v, "_tf_components"):
-            # a structure of tensors (a list becomes a TensorArray only if
-            # the body appends to it: see _trace_loop)
+        if type(v) in (list, tuple, dict) or hasattr(v, "_tf_components"):
             v = nest.map_structure(_stageable_leaf, v)
-        elif isinstance(v, EagerTensor):
-            v = ctx.graph.capture(v)
         elif hasattr(v, "_as_tensor") and not isinstance(v, (Tensor, TensorArray)):
             v = v._as_tensor()  # a Variable as a loop variable is read: its value tensor (as TensorFlow)
+        else:
+            v = _stageable_leaf(v)
         out.append(v)
     return out
-
-
-def _is_static_object(v):
-    from .variables import Variable
-
-    return isinstance(v, Variable)
 
 
 def _flat_loop(values):
@@ -562,7 +553,7 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
         if vin is UNDEFINED_RETURN:
             k += 1  # a return value: traced again with a placeholder value (or unchanged)
             continue
-        if nest.structure_key(_strip_ta(vin)) != nest.structure_key(_strip_ta(vout)) or len(fin) != len(fout):
+        if nest.structure_key(vin) != nest.structure_key(vout) or len(fin) != len(fout):
             raise ValueError(
                 f"{_where(location)}'{name}' does not have the same nested structure after one iteration: "
                 f"{_describe(vin)} before the loop, {_describe(vout)} after one iteration"
@@ -630,10 +621,6 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
 
 
 _relax_requests: list = []
-
-
-def _strip_ta(v):
-    return v
 
 
 class UndefinedAfterLoop:
