@@ -657,8 +657,7 @@ def test_segment_ops_and_det():
                                              tf.math.unsorted_segment_max, tf.math.unsorted_segment_min,
                                              tf.math.unsorted_segment_prod)]
         i = tf.cast(x * 4.0, tf.int32)
-        # (integer segment_mean: the runtime returns int64 values for an int32 tensor; not compared)
-        ints = [tf.math.segment_sum(i, ids), tf.math.unsorted_segment_max(i, uids, 4)]
+        ints = [tf.math.segment_sum(i, ids), tf.math.unsorted_segment_max(i, uids, 4), tf.math.segment_mean(i, ids)]
         return sorted_, unsorted, ints, tf.linalg.det(m)
 
     x = np.array([[1.0, 2.0], [3.0, -4.0], [0.5, 0.25], [-1.5, 2.5], [2.0, 2.0]], np.float32)

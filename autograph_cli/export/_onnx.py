@@ -1445,7 +1445,7 @@ def _segment(kind, sorted_):
         cnt = cx.op1("Max", [cx.op1("ScatterND", [filled(0), idx, ones], reduction="add"), cx.const(np.array(1, np_t))])
         if d.is_floating:
             return cx.op("Div", [total, cnt])
-        m = cx.op1("Mod", [total, cnt], fmod=0)
+        m = cx.op1("Mod", [total, cnt], fmod=1)  # C's remainder: the quotient rounds toward zero, as TensorFlow's
         return cx.op("Div", [cx.op1("Sub", [total, m]), cnt])
 
     return fn

@@ -1457,7 +1457,12 @@ def _segment_kernel(data, ids, num=None, kind="sum", sorted_=True):
     np.add.at(out, fid, flat)
     if kind == "mean":
         cnt = np.bincount(fid, minlength=num).reshape((num,) + (1,) * (len(shape) - 1))
-        out = (out / np.maximum(cnt, 1)).astype(data.dtype) if data.dtype.kind == "f" else out // np.maximum(cnt, 1)
+        cnt = np.maximum(cnt, 1)
+        if data.dtype.kind in "fc":
+            return (out / cnt).astype(data.dtype)
+        # integers: TensorFlow's SegmentMean divides as C does (toward zero), in data's dtype
+        q = np.abs(out) // cnt
+        return np.where(out < 0, -q, q).astype(data.dtype)
     return out
 
 
@@ -1481,10 +1486,28 @@ def _segment(kind):
 
 def _unsorted_segment(kind):
     def f(data, segment_ids, num_segments, name=None):
-        return apply1(_SEG_OPS[(kind, False)], [_tx(data), _tx(segment_ids), _tx(num_segments, dtype_hint=dt.int32)])
+        data, ids, num = _tx(data), _tx(segment_ids), _tx(num_segments, dtype_hint=dt.int32)
+        if kind == "mean" and data.dtype.is_integer:
+            return _unsorted_segment_mean_int(data, ids, num)
+        return apply1(_SEG_OPS[(kind, False)], [data, ids, num])
 
     f.__name__ = f"unsorted_segment_{kind}"
     return f
+
+
+def _unsorted_segment_mean_int(data, ids, num):
+    # as TensorFlow's unsorted_segment_mean (a Python function there): the
+    # segment sums divided by the counts (at least 1) with `/`, which for
+    # integer tensors is truediv: int32/int64 give float64, smaller ints float32
+    summed = apply1(_SEG_OPS[("sum", False)], [data, ids, num])
+    counts = apply1(_SEG_OPS[("sum", False)], [ones_like(ids, dtype=data.dtype), ids, num])
+    counts = maximum(counts, ones_like(counts))
+    rank, k = data.shape.rank, ids.shape.rank
+    if rank is None or k is None:
+        raise ValueError("unsorted_segment_mean of an integer tensor needs data and segment_ids of known rank")
+    if rank > k:
+        counts = reshape(counts, concat([shape(counts), ones([rank - k], dt.int32)], 0))
+    return truediv(summed, counts)
 
 
 segment_sum = _segment("sum")
