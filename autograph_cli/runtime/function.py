@@ -408,6 +408,7 @@ class Function:
         jit_compile=None,
         name=None,
         experimental_autograph_options=None,
+        experimental_follow_type_hints=False,
     ):
         self._python_function = python_function
         functools.update_wrapper(self, python_function, updated=())
@@ -421,6 +422,10 @@ class Function:
         except (TypeError, ValueError):
             sig = None
         self._sig = sig
+        # experimental_follow_type_hints: the parameters annotated tf.Tensor,
+        # whose arguments become tensors before the cache key is made
+        self._hinted = _tensor_hinted(python_function, sig) if experimental_follow_type_hints and \
+            input_signature is None else None
         params = []
         defaults = []
         self._var_positional = False
@@ -523,8 +528,21 @@ class Function:
                 out[i] = d
         return tuple(out), None
 
+    def _follow_type_hints(self, args, kwargs):
+        """Arguments of parameters annotated tf.Tensor converted to tensors
+        (TensorFlow's experimental_follow_type_hints): a Python number passed
+        there keys the cache by dtype and shape, not by value."""
+        positional, var_positional, named, var_keyword = self._hinted
+        args = tuple(_to_tensor_or_spec(a) if (i in positional if i < len(positional) else var_positional) else a
+                     for i, a in enumerate(args))
+        if kwargs:
+            kwargs = {k: _to_tensor_or_spec(v) if named.get(k, var_keyword) else v for k, v in kwargs.items()}
+        return args, kwargs
+
     def __call__(self, *args, **kwargs):
         try:
+            if self._hinted is not None:
+                args, kwargs = self._follow_type_hints(args, kwargs)
             if ctx.run_eagerly:
                 return self._python_function(*args, **kwargs)
             if ctx.graph is not None:
@@ -766,6 +784,8 @@ class Function:
 
     # public API ---------------------------------------------------------------------
     def get_concrete_function(self, *args, **kwargs):
+        if self._hinted is not None:
+            args, kwargs = self._follow_type_hints(args, kwargs)
         if self.input_signature is not None and not args and not kwargs:
             cf = self._cache.get("sig")
             if cf is None:
@@ -822,6 +842,63 @@ class _BoundFunction:
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         return self._function.pretty_printed_concrete_signatures(verbose)
+
+
+def _tensor_hinted(fn, sig):
+    """(positional parameter flags, *args flag, {name: flag}, **kwargs flag):
+    which parameters are annotated tf.Tensor (a string annotation is
+    resolved in the function's globals)."""
+    if sig is None:
+        return None
+    globals_ = getattr(inspect.unwrap(fn), "__globals__", {})
+
+    def is_tensor(annotation):
+        if isinstance(annotation, str):
+            try:
+                annotation = eval(annotation, dict(globals_))  # noqa: S307 - the user's own annotation
+            except Exception:  # an annotation that does not evaluate is not tf.Tensor
+                return False
+        return annotation is Tensor
+
+    positional, named = [], {}
+    var_positional = var_keyword = False
+    for p in sig.parameters.values():
+        hinted = p.annotation is not p.empty and is_tensor(p.annotation)
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            positional.append(hinted)
+        if p.kind is p.VAR_POSITIONAL:
+            var_positional = hinted
+        elif p.kind is p.VAR_KEYWORD:
+            var_keyword = hinted
+        elif p.kind is not p.POSITIONAL_ONLY:
+            named[p.name] = hinted
+    flags = [i for i, h in enumerate(positional) if h]
+    if not flags and not var_positional and not var_keyword and not any(named.values()):
+        return None
+    return _Positions(flags, len(positional)), var_positional, named, var_keyword
+
+
+class _Positions:
+    """The indices of hinted positional parameters; `len` is how many
+    positional parameters there are."""
+
+    def __init__(self, hinted, n):
+        self._hinted, self._n = frozenset(hinted), n
+
+    def __contains__(self, i):
+        return i in self._hinted
+
+    def __len__(self):
+        return self._n
+
+
+def _to_tensor_or_spec(x):
+    if isinstance(x, (Tensor, TensorSpec, Variable)) or x is None:
+        return x
+    try:
+        return convert_to_tensor(x)
+    except (TypeError, ValueError):
+        return x  # not convertible: traced as the Python value it is, as without the hint
 
 
 def _key_has_dead(key):
@@ -1080,6 +1157,7 @@ def function(
             jit_compile=jit_compile,
             name=name,
             experimental_autograph_options=experimental_autograph_options,
+            experimental_follow_type_hints=bool(experimental_follow_type_hints),
         )
         return fn
 
