@@ -819,9 +819,17 @@ def test_datasets_built_inside_a_function_from_traced_tensors():
         s, t = total(tf.constant(n), tf.constant(xs))
         assert (s.numpy(), t.numpy()) == (sum(range(n)), sum(xs))
 
+    # transformations of such a dataset are applied when the graph runs
     @tf.function
     def transformed(n):
-        return tf.data.Dataset.range(n).map(lambda x: x * 2)
+        return tf.data.Dataset.range(n).map(lambda x: x * 2).batch(2).reduce(
+            tf.constant(0, tf.int64), lambda a, b: a * 100 + tf.reduce_sum(b))
 
-    with pytest.raises(NotImplementedError, match="Dataset.map on a dataset built inside a function"):
-        transformed(tf.constant(3))
+    assert int(transformed(tf.constant(5, tf.int64))) == (2 * 100 + 10) * 100 + 8
+
+    @tf.function
+    def returned(n):
+        return tf.data.Dataset.range(n)
+
+    with pytest.raises(TypeError, match="GraphDataset"):
+        returned(tf.constant(3))

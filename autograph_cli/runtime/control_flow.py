@@ -940,7 +940,7 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
 def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=None):
     """Iterate a symbolic tensor (its first dimension) or a dataset.
     extra_test_fn(values) -> pred or None; body_fn(item, values) -> values."""
-    from .data import Dataset, GraphDataset, GraphIterator
+    from .data import Dataset, GraphDataset, GraphIterator, _wrap_graph_values
 
     g = ctx.graph
     original = list(init_values)
@@ -999,6 +999,8 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
         try:
             item_args = body_b.args[:n_item]
             item = item_args[0] if not nested_item else nest.pack_sequence_as(item_specs_struct, item_args)
+            if kind == "dataset":  # dataset-valued components (window's) are datasets in the body
+                item = _wrap_graph_values(item_specs_struct, item)
             vals = _pack_with_args(values, flat, is_var, body_b.args[n_item:])
             out = body_fn(item, vals)
             body_b.results = _check_body_outputs(names, vals, out, *_flat_loop(vals), body_b.args[n_item:], location)

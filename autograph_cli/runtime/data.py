@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import builtins
+import os
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from .shapes import TensorShape, TensorSpec
 from .function import Function
 from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, to_numpy
 
-__all__ = ["Dataset", "Iterator"]
+__all__ = ["Dataset", "DatasetSpec", "Iterator"]
 
 
 def _spec_of(v):
@@ -53,7 +54,8 @@ class Dataset:
 
     def _wrap(self, flat):
         specs = nest.flatten(self.element_spec)
-        ts = [EagerTensor(v, s.dtype) for v, s in zip(flat, specs)]
+        # a dataset-valued component (window's) is the dataset itself
+        ts = [v if isinstance(s, DatasetSpec) else EagerTensor(v, s.dtype) for v, s in zip(flat, specs)]
         return nest.pack_sequence_as(self.element_spec, ts)
 
     def __iter__(self):
@@ -62,8 +64,11 @@ class Dataset:
         return (self._wrap(flat) for flat in self._make_iter())
 
     def as_numpy_iterator(self):
+        specs = nest.flatten(self.element_spec)
+        if any(isinstance(s, DatasetSpec) for s in specs):
+            raise TypeError("Dataset.as_numpy_iterator() is not supported for datasets whose elements are datasets "
+                            f"({self.element_spec!r}): iterate it, or flat_map the windows into tensors first")
         for flat in self._make_iter():
-            specs = nest.flatten(self.element_spec)
             yield nest.pack_sequence_as(self.element_spec, [np.asarray(v) if s.shape.rank else v for v, s in zip(flat, specs)])
 
     def __repr__(self):
@@ -83,7 +88,8 @@ class Dataset:
         return Dataset(lambda: ([v] for v in vals), TensorSpec([], t))
 
     @staticmethod
-    def from_tensor_slices(tensors):
+    def from_tensor_slices(tensors, name=None):
+        tensors = _lists_as_tensors(tensors)
         if any(_symbolic(x) for x in nest.flatten(tensors)):
             flat = [convert_to_tensor(x) for x in nest.flatten(tensors)]
             for t in flat:
@@ -115,8 +121,18 @@ class Dataset:
         return Dataset(it, spec)
 
     @staticmethod
-    def from_tensors(tensors):
+    def from_tensors(tensors, name=None):
         tensors = _lists_as_tensors(tensors)
+        if any(_symbolic(x) for x in nest.flatten(tensors)):
+            flat_t = [convert_to_tensor(x) for x in nest.flatten(tensors)]
+            structure = tensors
+
+            def build(*vals):
+                return Dataset.from_tensors(nest.pack_sequence_as(
+                    structure, [EagerTensor(v, t.dtype) for v, t in zip(vals, flat_t)]))
+
+            return _dataset_op("TensorDataset", build, flat_t, nest.pack_sequence_as(
+                tensors, [TensorSpec(t.shape, t.dtype) for t in flat_t]))
         flat = nest.flatten(tensors)
         pairs = [_np_and_spec(x) for x in flat]
         spec = nest.pack_sequence_as(tensors, [s for _, s in pairs])
@@ -149,20 +165,41 @@ class Dataset:
         return Dataset(it, spec)
 
     # transformations -----------------------------------------------------------
-    def _function(self, fn):
+    def _function(self, fn, returns_dataset=None):
+        """fn traced over this dataset's elements (a tuple element is
+        passed as positional arguments): (concrete function, flat element
+        values -> flat outputs). `returns_dataset` names the transformation
+        whose fn returns a dataset (traced as its handle)."""
+        if _REPLAYING:  # the transformation re-applied when the graph runs: traced already
+            cf, captured = next(_REPLAYING[-1])
+            run = cf._fn
+            return cf, (lambda *flat: run(*flat, *captured))
         specs = self.element_spec
-        f = Function(fn if not isinstance(fn, Function) else fn.python_function)
         args = tuple(specs) if isinstance(specs, tuple) else (specs,)
+        fn = fn if not isinstance(fn, Function) else fn.python_function
+        f = _MapFunction(fn) if returns_dataset is None else _DatasetFunction(fn, returns_dataset)
         cf = f.get_concrete_function(*args)
-        return cf
+        outer = [t for t, _ in cf.graph.outer_captures]
+        frame = _RECORDING[-1] if _RECORDING and _RECORDING[-1].graph is ctx.graph else None
+        if frame is not None:
+            frame.traces.append((cf, len(outer)))
+            frame.captured.extend(outer)
+        elif outer:
+            # uses tensors of the function being traced: known when its graph runs
+            raise _UsesTracedTensors
+        return cf, cf._fn
+
+    def _dataset_function(self, fn, what):
+        """(element -> Dataset, the returned datasets' element_spec)."""
+        cf, run = self._function(fn, what)
+        return (lambda flat: run(*flat)[0]), cf.graph.returned_dataset_spec
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        cf = self._function(map_func)
+        cf, fn = self._function(map_func)
         src = self
         out_flat = cf.outputs
         spec = nest.pack_sequence_as(cf.structured_outputs, [TensorSpec(t.shape, t.dtype) for t in out_flat]) \
             if nest.is_nested(cf.structured_outputs) else TensorSpec(out_flat[0].shape, out_flat[0].dtype)
-        fn = cf._fn
 
         def it():
             for flat in src._make_iter():
@@ -171,9 +208,8 @@ class Dataset:
         return Dataset(it, spec)
 
     def filter(self, predicate, name=None):
-        cf = self._function(predicate)
+        _, fn = self._function(predicate)
         src = self
-        fn = cf._fn
 
         def it():
             for flat in src._make_iter():
@@ -353,9 +389,8 @@ class Dataset:
     def zip(*datasets, name=None):
         if len(datasets) == 1 and isinstance(datasets[0], (tuple, list)):
             datasets = tuple(datasets[0])
-        for d in datasets:
-            if isinstance(d, GraphDataset):
-                raise d._unsupported("zip")
+        if any(isinstance(d, GraphDataset) for d in datasets):
+            return _apply_staged(Dataset.zip, (tuple(datasets),), {})
 
         def it():
             for parts in zip(*[d._make_iter() for d in datasets]):
@@ -368,7 +403,7 @@ class Dataset:
 
     def concatenate(self, other):
         if isinstance(other, GraphDataset):
-            raise other._unsupported("concatenate")
+            return _apply_staged(Dataset.concatenate, (self, other), {})
         a, b = self, other
 
         def it():
@@ -376,6 +411,117 @@ class Dataset:
             yield from b._make_iter()
 
         return Dataset(it, self.element_spec)
+
+    def flat_map(self, map_func, name=None):
+        """map_func maps each element to a dataset; their elements, in order."""
+        make, spec = self._dataset_function(map_func, "flat_map")
+        src = self
+
+        def it():
+            for flat in src._make_iter():
+                yield from make(flat)._make_iter()
+
+        return Dataset(it, spec)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None):
+        """map_func maps each element to a dataset; `cycle_length` of them are
+        open at once and `block_length` consecutive elements are taken from
+        each in turn (TensorFlow's order; its default cycle_length is the
+        number of CPU cores). Elements are produced sequentially, so the
+        order is the deterministic one whatever num_parallel_calls says."""
+        make, spec = self._dataset_function(map_func, "interleave")
+        cycle = _int_arg(cycle_length, "cycle_length", None)
+        if cycle is None or cycle == -1:  # AUTOTUNE
+            cycle = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        block = _int_arg(block_length, "block_length", 1)
+        if cycle <= 0:
+            raise InvalidArgumentError(None, "InterleaveDataset", f"cycle_length must be > 0, got {cycle}")
+        if block <= 0:
+            raise InvalidArgumentError(None, "InterleaveDataset", f"block_length must be > 0, got {block}")
+        src = self
+
+        def it():
+            inputs = src._make_iter()
+            open_ = [None] * cycle
+            n_open, end, i, taken = 0, False, 0, 0
+            while not end or n_open:
+                cur = open_[i]
+                if cur is not None:
+                    try:
+                        flat = next(cur)
+                    except StopIteration:  # this one is done: the next in the cycle
+                        open_[i] = None
+                        n_open -= 1
+                        i, taken = (i + 1) % cycle, 0
+                        continue
+                    yield flat
+                    taken += 1
+                    if taken == block:
+                        i, taken = (i + 1) % cycle, 0
+                elif not end:
+                    try:
+                        element = next(inputs)
+                    except StopIteration:
+                        end = True
+                        continue
+                    open_[i] = make(element)._make_iter()
+                    n_open += 1
+                else:
+                    i, taken = (i + 1) % cycle, 0
+
+        return Dataset(it, spec)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        """Windows of `size` elements (every `stride`-th one), a new window
+        every `shift` elements (default `size`); each window is a structure of
+        datasets, one per component. Without drop_remainder the last windows
+        may be shorter."""
+        size = _int_arg(size, "size", None)
+        shift = _int_arg(shift, "shift", size)
+        stride = _int_arg(stride, "stride", 1)
+        for what, v in (("size", size), ("shift", shift), ("stride", stride)):
+            if v is None or v <= 0:
+                raise InvalidArgumentError(None, "WindowDataset", f"Window {what} must be greater than zero, but got {v}.")
+        span = (size - 1) * stride + 1
+        src = self
+        specs = nest.flatten(self.element_spec)
+
+        def as_datasets(rows):
+            out = []
+            for k, s in enumerate(specs):
+                values = [r[k] for r in rows]
+                out.append(Dataset((lambda vs: lambda: ([v] for v in vs))(values), s))
+            return out
+
+        def it():
+            inputs = src._make_iter()
+            buf, end, skip = [], False, 0
+            while True:
+                while skip and not end:
+                    try:
+                        next(inputs)
+                        skip -= 1
+                    except StopIteration:
+                        end = True
+                while len(buf) < span and not end:
+                    try:
+                        buf.append(next(inputs))
+                    except StopIteration:
+                        end = True
+                if not buf or (drop_remainder and len(buf) < span):
+                    return
+                yield as_datasets(buf[:span:stride])
+                if shift <= len(buf):
+                    buf = buf[shift:]
+                else:
+                    buf, skip = [], shift - len(buf)
+
+        return Dataset(it, nest.pack_sequence_as(self.element_spec, [DatasetSpec(s) for s in specs]))
+
+    def apply(self, transformation_func, name=None):
+        """transformation_func(self): a function from a dataset to a dataset."""
+        return transformation_func(self)
 
     def prefetch(self, buffer_size, name=None):
         return self
@@ -425,9 +571,11 @@ def _dataset_op(name, build, inputs, element_spec):
 
 
 class GraphDataset:
-    """A dataset built inside a function from traced tensors (Dataset.range(n),
-    from_tensor_slices(x)): iterate it with a `for` loop (staged), or
-    reduce it; other transformations need a dataset built from values."""
+    """A dataset that is a graph value: built inside a function from traced
+    tensors (Dataset.range(n), from_tensor_slices(x)), or a window or
+    map_func argument of a traced dataset function. Iterate it with a `for`
+    loop (staged) or reduce it; its transformations are graph values too
+    (applied to the dataset built when the graph runs)."""
 
     def __init__(self, handle, element_spec):
         self._handle = handle
@@ -440,7 +588,15 @@ class GraphDataset:
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
+        if name in _STAGED_TRANSFORMS:
+            method = getattr(Dataset, name)
+            return lambda *args, **kwargs: _apply_staged(method, (self,) + args, kwargs)
         raise self._unsupported(name)
+
+    def __repr__(self):
+        return f"<GraphDataset element_spec={self.element_spec!r}>"
+
+    reduce = Dataset.reduce
 
     @staticmethod
     def _unsupported(name):
@@ -449,9 +605,194 @@ class GraphDataset:
             "dataset outside the function (or from values), or iterate it with a `for` loop")
 
 
+# Dataset methods a GraphDataset applies when the graph runs
+_STAGED_TRANSFORMS = frozenset((
+    "map", "filter", "batch", "padded_batch", "unbatch", "repeat", "take", "skip", "shuffle", "enumerate",
+    "prefetch", "cache", "flat_map", "interleave", "window", "concatenate", "apply"))
+
+# the concrete functions a transformation traced (its map_func ...), kept so
+# that re-applying it when the graph runs does not trace again: _RECORDING
+# collects them while a staged transformation is first applied (to learn its
+# element_spec), _REPLAYING hands them back in the same order
+_RECORDING: list = []
+_REPLAYING: list = []
+
+
+class _Recording:
+    def __init__(self, graph):
+        self.graph = graph  # the trace the staged transformation is applied in
+        self.traces = []  # (concrete function, how many tensors of `graph` it uses)
+        self.captured = []  # those tensors, in order
+
+
+class _UsesTracedTensors(Exception):
+    """A dataset function uses tensors of the function being traced: the
+    transformation is applied when that function's graph runs."""
+
+
+def _staged_if_needed(method):
+    """A transformation taking a function: applied when the graph runs when
+    that function uses tensors of the function being traced."""
+    def transformation(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except _UsesTracedTensors:
+            return _apply_staged(method, (self,) + args, kwargs)
+
+    transformation.__name__ = method.__name__
+    transformation.__qualname__ = method.__qualname__
+    transformation.__doc__ = method.__doc__
+    return transformation
+
+
+for _name in ("map", "filter", "flat_map", "interleave"):
+    setattr(Dataset, _name, _staged_if_needed(getattr(Dataset, _name)))
+
+
+def _no_elements():
+    return iter(())
+
+
+def _apply_staged(method, args, kwargs):
+    """Dataset.<method>(*args, **kwargs) whose arguments include graph
+    values (GraphDatasets, traced tensors): a GraphDataset built, when the
+    graph runs, by applying the method to their run-time values."""
+    structure = (list(args), dict(kwargs))
+    flat = nest.flatten(structure, expand_composites=False)
+    positions = [i for i, x in enumerate(flat) if isinstance(x, (GraphDataset, SymbolicTensor))]
+    graph_values = [flat[i] for i in positions]
+    name = method.__name__
+
+    def call(values):
+        items = list(flat)
+        for i, v in zip(positions, values):
+            items[i] = v
+        a, k = nest.pack_sequence_as(structure, items, expand_composites=False)
+        return method(*a, **k)
+
+    # applied once now to datasets with no elements: the result's element_spec,
+    # and the traces of the functions it takes
+    stand_ins = [Dataset(_no_elements, x.element_spec) if isinstance(x, GraphDataset)
+                 else (x.const if x.const is not None and np.ndim(x.const) == 0 else x) for x in graph_values]
+    frame = _Recording(ctx.graph)
+    _RECORDING.append(frame)
+    try:
+        result = call(stand_ins)
+    except TypeError as e:
+        raise NotImplementedError(
+            f"Dataset.{name} on a dataset built inside the function needs its arguments as Python values "
+            f"(not tensors computed in the function): {e}") from None
+    finally:
+        _RECORDING.pop()
+    if not isinstance(result, Dataset):
+        raise GraphDataset._unsupported(name)
+
+    n = len(graph_values)
+    traces = frame.traces
+
+    def build(*values):
+        run_values = [v if isinstance(x, GraphDataset) else
+                      (v.item() if np.ndim(v) == 0 and x.dtype.is_numeric else EagerTensor(v, x.dtype))
+                      for x, v in zip(graph_values, values[:n])]
+        captured = iter(values[n:])
+        _REPLAYING.append(iter([(cf, [next(captured) for _ in builtins.range(k)]) for cf, k in traces]))
+        try:
+            return call(run_values)
+        finally:
+            _REPLAYING.pop()
+
+    inputs = [x._handle if isinstance(x, GraphDataset) else x for x in graph_values] + frame.captured
+    return _dataset_op(f"{name.title().replace('_', '')}Dataset", build, inputs, result.element_spec)
+
+
+class DatasetSpec:
+    """The type of a dataset-valued component (the elements of
+    Dataset.window): a variant scalar; traced as a GraphDataset."""
+
+    dtype = dt.variant
+    shape = TensorShape([])
+
+    def __init__(self, element_spec, dataset_shape=None):
+        self.element_spec = element_spec
+
+    def __eq__(self, other):
+        return isinstance(other, DatasetSpec) and other.element_spec == self.element_spec
+
+    def __hash__(self):
+        return hash(("DatasetSpec", len(nest.flatten(self.element_spec))))
+
+    def __repr__(self):
+        return f"DatasetSpec({self.element_spec!r}, TensorShape([]))"
+
+    def _wrap_placeholder(self, tensor):
+        return GraphDataset(tensor, self.element_spec)
+
+
+def _wrap_graph_values(spec, value):
+    """Traced element values with their dataset-valued components as
+    GraphDatasets."""
+    specs = nest.flatten(spec)
+    if not any(isinstance(s, DatasetSpec) for s in specs):
+        return value
+    flat = nest.flatten(value) if nest.is_nested(spec) else [value]
+    out = [s._wrap_placeholder(v) if isinstance(s, DatasetSpec) else v for s, v in zip(specs, flat)]
+    return nest.pack_sequence_as(spec, out) if nest.is_nested(spec) else out[0]
+
+
+class _MapFunction(Function):
+    """A dataset transformation's function: traced on its own graph, which
+    may use tensors of an enclosing trace (fed when the graph runs)."""
+
+    def _call_python(self, fn, args):
+        g = ctx.graph
+        g.outer_captures = []
+        out = super()._call_python(fn, args)
+
+        def inner(x):
+            if isinstance(x, SymbolicTensor) and x.block.graph is not g:
+                return g.capture_outer(x)
+            return x
+
+        return nest.map_structure(inner, out) if nest.is_nested(out) else inner(out)
+
+
+class _DatasetFunction(_MapFunction):
+    """The map_func of flat_map/interleave: it returns a dataset, traced as
+    its handle (the dataset built when the graph runs); the graph records
+    the dataset's element_spec."""
+
+    def __init__(self, fn, what):
+        super().__init__(fn)
+        self._what = what
+
+    def _call_python(self, fn, args):
+        out = super()._call_python(fn, args)
+        if isinstance(out, Dataset):
+            out = _dataset_op("ConstantDataset", (lambda d: lambda: d)(out), [], out.element_spec)
+        if not isinstance(out, GraphDataset):
+            raise TypeError(f"the function passed to Dataset.{self._what} must return a Dataset, "
+                            f"got {type(out).__name__}")
+        ctx.graph.returned_dataset_spec = out.element_spec
+        return out._handle
+
+
+def _int_arg(value, what, default):
+    if value is None:
+        return default
+    if isinstance(value, Tensor):
+        if not isinstance(value, EagerTensor):
+            raise NotImplementedError(f"Dataset {what} must be a Python int or an eager tensor, not a tensor computed "
+                                      "inside the function")
+        value = value._value
+    return int(value)
+
+
 def _lists_as_tensors(x):
     """tf.data's convention: tuples and dicts are structure, lists are tensors."""
     if isinstance(x, list):
+        if ctx.graph is not None and not any(isinstance(v, SymbolicTensor) for v in nest.flatten(x)):
+            v, d = to_numpy(x)  # a value, also while tracing: the dataset is a value too
+            return EagerTensor(v, d)
         return convert_to_tensor(x)
     if isinstance(x, dict):
         return {k: _lists_as_tensors(v) for k, v in x.items()}
@@ -611,7 +952,7 @@ class GraphIterator:
     def __next__(self):
         _count_next(self)
         outs = ops.apply(GET_NEXT, [self._handle], {"element_spec": self.element_spec})
-        return nest.pack_sequence_as(self.element_spec, outs)
+        return _wrap_graph_values(self.element_spec, nest.pack_sequence_as(self.element_spec, outs))
 
     def get_next(self):
         return next(self)

@@ -992,6 +992,10 @@ def _accepts(cf, args):
 
 
 def _make_placeholders(graph, a, name, used):
+    wrap = getattr(type(a), "_wrap_placeholder", None)
+    if wrap is not None:
+        # a spec traced as a wrapped tensor (tf.data's DatasetSpec: a dataset)
+        return wrap(a, _make_placeholders(graph, TensorSpec(a.shape, a.dtype), name, used))
     if isinstance(a, TensorSpec) or _is_tensor_leaf(a) and not isinstance(a, (Variable,)):
         if isinstance(a, TensorSpec):
             dtype, shape = a.dtype, a.shape

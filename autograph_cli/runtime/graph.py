@@ -129,6 +129,10 @@ class Graph:
         self.outputs = []  # flat output tensors
         self.structured_outputs = None
         self.captures = {}  # id(EagerTensor) -> (eager, SymbolicTensor)
+        # a graph traced inside another one's trace that may use that one's
+        # tensors (tf.data functions): [(outer tensor, its placeholder here)],
+        # the placeholders last among `inputs`; None: such a use is an error
+        self.outer_captures = None
         self.variables = []  # Variables read or written
         self.created_variables = []
         self.has_effects = False
@@ -152,11 +156,14 @@ class Graph:
     # construction ---------------------------------------------------------
     def add_node(self, opdef, inputs, attrs, specs, name=None):
         block = self.block
-        for t in inputs:
+        for i, t in enumerate(inputs):
             if type(t) is not SymbolicTensor:
                 raise TypeError(f"op {opdef.name} got a non-symbolic input {t!r} while tracing")
             if t.block is not block and not t.block.encloses(block):
-                raise _out_of_scope(t, self)
+                if self.outer_captures is None or t.block.graph is self:
+                    raise _out_of_scope(t, self)
+                inputs = list(inputs)
+                inputs[i] = self.capture_outer(t)
         node = Node(self.unique_name(name or opdef.name), opdef, inputs, attrs, block)
         node.outputs = [SymbolicTensor(node, i, d, s, block) for i, (d, s) in enumerate(specs)]
         node.location = user_location()
@@ -191,6 +198,16 @@ class Graph:
             self.block = saved
         self.captures[id(eager)] = (eager, t)
         return t
+
+    def capture_outer(self, t):
+        """The placeholder standing here for `t`, a tensor of an enclosing
+        trace (the caller feeds its value when the graph runs)."""
+        for outer, ph in self.outer_captures:
+            if outer is t:
+                return ph
+        ph = self.placeholder(t.dtype, t.shape, "captured")
+        self.outer_captures.append((t, ph))
+        return ph
 
     def push_block(self, kind, arg_specs=(), arg_names=None):
         b = Block(self, self.block, kind)

@@ -15,7 +15,7 @@ from autograph_cli.runtime import ops as _ops
 from autograph_cli.runtime import errors as _errors
 from autograph_cli.runtime.context import executing_eagerly
 from autograph_cli.runtime.control_flow import cond, while_loop, set_loop_options as _set_loop_options
-from autograph_cli.runtime.data import Dataset as _Dataset, Iterator as _Iterator
+from autograph_cli.runtime.data import Dataset as _Dataset, DatasetSpec as _DatasetSpec, Iterator as _Iterator
 from autograph_cli.runtime.effects import numpy_function, print_ as print, py_function  # noqa: A001
 from autograph_cli.runtime.function import Function as _Function, TraceType as _TraceType
 from autograph_cli.runtime.function import function, run_functions_eagerly as _rfe, functions_run_eagerly as _fre
@@ -306,7 +306,7 @@ config = _types.SimpleNamespace(
 types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(TraceType=_TraceType, GenericFunction=_Function))
 # AUTOTUNE (-1) asks tf.data to pick parallelism and buffer sizes; this runtime's
 # pipelines are sequential, so map/prefetch/interleave accept it and ignore it
-data = _types.SimpleNamespace(Dataset=_Dataset, Iterator=_Iterator, AUTOTUNE=-1,
+data = _types.SimpleNamespace(Dataset=_Dataset, DatasetSpec=_DatasetSpec, Iterator=_Iterator, AUTOTUNE=-1,
                               experimental=_types.SimpleNamespace(AUTOTUNE=-1))
 
 
