@@ -601,3 +601,22 @@ def test_an_assert_on_python_values_stays_pythons_assert():
     finally:
         operators.force_functional(prev)
     assert calls == [-1]
+
+
+def test_dict_arguments_in_any_insertion_order():
+    """A dict argument whose insertion order is not its sorted-key order:
+    each placeholder receives its own key's value (the trace's inputs were
+    made in insertion order and fed in sorted order: 'w' read 'b')."""
+    @tf.function
+    def f(d):
+        return d["w"] - d["b"], {"w": d["w"], "b": d["b"]}
+
+    diff, out = f({"w": tf.constant(10), "b": tf.constant(1)})
+    assert int(diff) == 9 and (int(out["w"]), int(out["b"])) == (10, 1)
+    assert list(out) == ["w", "b"]
+    cf = f.get_concrete_function({"w": tf.TensorSpec([], tf.int32), "b": tf.TensorSpec([], tf.int32)})
+    diff, out = cf({"w": tf.constant(7), "b": tf.constant(5)})
+    assert int(diff) == 2 and int(out["w"]) == 7
+    params = {"dense": {"w": tf.constant([[1.0, 2.0]]), "b": tf.constant([0.5])}}
+    new = tf.function(lambda p: tf.nest.map_structure(lambda t: t * 2, p))(params)
+    assert new["dense"]["w"].shape == (1, 2) and float(new["dense"]["b"][0]) == 1.0

@@ -1019,7 +1019,10 @@ def _make_placeholders(graph, a, name, used):
             return type(a)(*items)
         return type(a)(items)
     if isinstance(a, dict):
-        return {k: _make_placeholders(graph, v, name, used) for k, v in a.items()}
+        # placeholders in nest.flatten's (sorted-key) order: calls feed the
+        # flattened arguments in that order, whatever the dict's insertion order
+        made = {k: _make_placeholders(graph, a[k], name, used) for k in nest.sorted_keys(a)}
+        return {k: made[k] for k in a}
     return a
 
 

@@ -20,6 +20,11 @@ def _children(x):
     return list(x)
 
 
+def sorted_keys(d):
+    """A dict's keys in the order flatten visits them."""
+    return sorted(d, key=_sort_key)
+
+
 def _sort_key(k):
     return (type(k).__name__, k) if not isinstance(k, (int, float, str)) else (0 if isinstance(k, (int, float)) else 1, k)
 
