@@ -1451,6 +1451,58 @@ def _segment(kind, sorted_):
     return fn
 
 
+def _strided_slice_update(cx, node, ins):
+    # the flat positions of x[key]: the same slice of an iota of x's shape;
+    # the new values are scattered there
+    x, value = ins[0], ins[-1]
+    shape = cx.op1("Shape", [x])
+    iota = cx.op1("Range", [cx.const(np.array(0, np.int64)), cx.op1("Size", [x]), cx.const(np.array(1, np.int64))])
+    positions = _strided_slice(cx, node, [cx.op1("Reshape", [iota, shape])] + list(ins[1:-1]))[0]
+    flat = cx.op1("ScatterND", [cx.op1("Reshape", [x, cx.i64([-1])]),
+                                cx.op1("Reshape", [positions, cx.i64([-1, 1])]),
+                                cx.op1("Reshape", [value, cx.i64([-1])])])
+    return cx.op("Reshape", [flat, shape])
+
+
+def _bincount(cx, node, ins):
+    attrs = node.attrs
+    d = attrs["dtype"]
+    a = cx.op1("Reshape", [cx.op1("Cast", [ins[0]], to=TP.INT64), cx.i64([-1])])
+    # max(arr) + 1 (0 for an empty arr: ReduceMax of nothing is the int64 minimum), then the bounds
+    size = cx.op1("Max", [cx.op1("Add", [cx.op1("ReduceMax", [a], keepdims=0), cx.i64(1)]), cx.i64(0)])
+    if attrs["minlength"] is not None:
+        size = cx.op1("Max", [size, cx.i64(int(attrs["minlength"]))])
+    if attrs["maxlength"] is not None:
+        size = cx.op1("Min", [size, cx.i64(int(attrs["maxlength"]))])
+    # values at or past the size are dropped (a negative one is an error when the
+    # runtime runs the graph, a check the exported model does not make: dropped too)
+    keep = cx.op1("And", [cx.op1("Less", [a, size]), cx.op1("GreaterOrEqual", [a, cx.i64(0)])])
+    kept = cx.op1("Compress", [a, keep], axis=0)
+    if len(ins) > 1:
+        w = cx.op1("Compress", [cx.op1("Reshape", [cx.op1("Cast", [ins[1]], to=elem_type(d)), cx.i64([-1])]), keep],
+                   axis=0)
+    else:
+        w = cx.op1("Expand", [cx.const(np.array(1, d.np)), cx.op1("Shape", [kept])])
+    zeros = cx.op1("Expand", [cx.const(np.array(0, d.np)), cx.op1("Reshape", [size, cx.i64([1])])])
+    out = cx.op1("ScatterND", [zeros, cx.op1("Unsqueeze", [kept, cx.i64([1])]), w], reduction="add")
+    if attrs["binary"]:
+        out = cx.op1("Cast", [cx.op1("Greater", [out, cx.const(np.array(0, d.np))])], to=elem_type(d))
+    return [out]
+
+
+def _multinomial(cx, node, ins):
+    # ONNX's Multinomial draws from the same distribution (rows of
+    # unnormalized log-probabilities), from onnxruntime's own generator
+    n = node.inputs[1].const
+    if n is None:
+        raise NotExportableError("tf.random.categorical needs a num_samples known when exporting (ONNX's "
+                                 "Multinomial takes it as an attribute)", node)
+    logits = ins[0]
+    if node.inputs[0].dtype is not dt.float32:
+        logits = cx.op1("Cast", [logits], to=TP.FLOAT)
+    return cx.op("Multinomial", [logits], sample_size=int(n), dtype=elem_type(node.attrs["dtype"]))
+
+
 def _det(cx, node, ins):
     return cx.op("Det", ins)
 
@@ -1607,6 +1659,9 @@ for _name, _fn in {
     "Size": _size,
     "Rank": _rank_op,
     "StridedSlice": _strided_slice,
+    "TensorStridedSliceUpdate": _strided_slice_update,
+    "Bincount": _bincount,
+    "Multinomial": _multinomial,
     "ReverseV2": _reverse,
     "Range": _range,
     "Fill": _fill,

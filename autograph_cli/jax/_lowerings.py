@@ -64,6 +64,7 @@ NOT_COMPILABLE = {
     "RandomShuffle": "it draws from the runtime's stateful random generator",
     "RandomUniformLike": "it draws from the runtime's stateful random generator",
     "Dropout": "it draws from the runtime's stateful random generator",
+    "Multinomial": "it draws from the runtime's stateful random generator",
     "TensorListPopBack": "popping from a staged list changes its size at run time",
     **{
         name: "the gradient through a TensorArray is not compiled yet (record the tape outside the "
@@ -367,6 +368,32 @@ def _gather_grad(node, g, idx, p):
     g = jnp.asarray(g)
     gm = jnp.moveaxis(g, list(range(axis, axis + idx.ndim)), list(range(idx.ndim))) if idx.ndim else g
     return jnp.moveaxis(zm.at[idx].add(gm), 0, axis)
+
+
+@register_lowering("jax", "TensorStridedSliceUpdate")
+def _strided_slice_update(node, x, *rest):
+    return jnp.asarray(x).at[_slice_index(node.attrs["spec"], rest[:-1])].set(rest[-1])
+
+
+@register_lowering("jax", "Bincount")
+def _bincount(node, arr, *weights):
+    attrs = node.attrs
+    lo, hi = attrs["minlength"], attrs["maxlength"]
+    if lo is not None and lo == hi:
+        size = int(lo)
+    elif node.inputs[0].const is not None:
+        c = np.asarray(node.inputs[0].const).reshape(-1)
+        size = max(int(c.max()) + 1 if c.size else 0, lo or 0)
+        size = size if hi is None else min(size, int(hi))
+    else:
+        raise StaticShapeError("the length of tf.math.bincount depends on the data (give minlength == maxlength "
+                               "to fix it)")
+    d = attrs["dtype"].np
+    a = jnp.ravel(jnp.asarray(arr))
+    keep = (a >= 0) & (a < size)
+    w = jnp.ravel(jnp.asarray(weights[0], d)) if weights else jnp.ones(a.shape, d)
+    out = jnp.zeros(size, d).at[jnp.where(keep, a, size)].add(jnp.where(keep, w, 0).astype(d), mode="drop")
+    return (out > 0).astype(d) if attrs["binary"] else out
 
 
 @register_lowering("jax", "StridedSliceGrad")
