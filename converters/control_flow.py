@@ -5,15 +5,24 @@ statement: the names a staged construct carries are those it binds that are
 live afterwards (loops: or read again by the loop before being written).
 Helpers declare ``nonlocal`` (or ``global``) for every name they bind that a
 scope above owns. Statements of other kinds (try, with, match) stay as they
-are, with their blocks converted in place; simple statements go through the
-expression converters and the statement converters (lists, asserts).
+are, with their blocks converted in place.
+
+Entry: ``transform(stmts, live_out, ControlFlowInputs) -> ControlFlowResult``.
+What it does to the parts it does not convert itself is given to it by the
+function's driver (``functions.py``): the statement-level rewrites of each
+simple statement (asserts, lists), the expression rewrite (expressions), and
+the conversion of a nested function or class.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
 
 import libcst as cst
 
 from . import _nodes as n
-from . import asserts, lists
+from ._visiting import NodeVisitor
+from .tables import FreshNames, NodeTable, block_statements
 
 
 def composite_name(target) -> str | None:
@@ -93,14 +102,90 @@ class Block:
         self.bound = bound  # names bound here that a scope above owns
 
 
+@dataclass(frozen=True)
+class ControlFlowInputs:
+    """What the control-flow converter reads."""
+
+    table: NodeTable  # facts and lines (the ``for`` target's assignment made here is entered in it)
+    fresh: FreshNames  # names for the helpers and loop items
+    # from jump lowering (jumps.JumpResult), empty when it did not run:
+    flag_inits: frozenset  # statements initialising a flag: what they bind belongs to this scope
+    loop_flags: Mapping  # loop -> the flags that stop it
+    guards: Mapping  # guard made by jump lowering -> its helper's name
+    dead: frozenset  # statements to leave out (flags nothing reads)
+    # rewrites of what it keeps, chosen by the driver:
+    rewrite_small: Callable  # small statement -> its replacement, or None
+    rewrite_expression: Callable  # expression or small statement -> rewritten
+    convert_def: Callable  # a nested FunctionDef -> converted
+    convert_class: Callable  # a nested ClassDef -> its methods converted
+
+
+@dataclass(frozen=True)
+class ControlFlowResult:
+    stmts: list
+    nonlocal_names: frozenset  # names some helper declares nonlocal
+    direct_writes: frozenset  # names bound by statements left in the function's own scope
+
+
+def transform(stmts, live_out, inputs: ControlFlowInputs) -> ControlFlowResult:
+    """Convert a function's statements ``stmts``; ``live_out``: the names
+    read after them."""
+    converter = ControlFlowConverter(inputs)
+    block = converter.block(stmts, live_out, False)
+    return ControlFlowResult(block.stmts, frozenset(converter.nonlocal_names), frozenset(converter.direct_writes))
+
+
+def target_names(target) -> set:
+    """The names an assignment target binds."""
+    out = set()
+    if isinstance(target, cst.Name):
+        out.add(target.value)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for el in target.elements:
+            out |= target_names(el.value)
+    elif isinstance(target, cst.StarredElement):
+        out |= target_names(target.value)
+    return out
+
+
+class _WalrusTargets(NodeVisitor):
+    def __init__(self):
+        self.found: set = set()
+
+    def visit_NamedExpr(self, node):
+        if isinstance(node.target, cst.Name):
+            self.found.add(node.target.value)
+
+    def visit_Lambda(self, node):
+        return False
+
+
+def walrus_targets(expr) -> set:
+    """The names ``:=`` binds in ``expr`` (not inside a lambda)."""
+    finder = _WalrusTargets()
+    finder.walk(expr)
+    return finder.found
+
+
 class ControlFlowConverter:
-    def __init__(self, ctx):
-        self.ctx = ctx  # converters.functions.FunctionContext
+    def __init__(self, inputs: ControlFlowInputs):
+        self.inputs = inputs
+        self.table = inputs.table
+        self.info = inputs.table.info
+        self.nonlocal_names: set = set()  # names some helper declares nonlocal
         self.direct_writes: set = set()  # bound by statements left in the function's own scope
+
+    def _pattern_names(self, match_stmt) -> set:
+        inner = set()
+        for case in match_stmt.cases:
+            for s in block_statements(case.body):
+                inner |= self.info.writes(s)
+        return self.info.writes(match_stmt) - inner
 
     # -- blocks -------------------------------------------------------------
     def block(self, stmts, live_out, in_helper: bool) -> Block:
-        ctx = self.ctx
+        table = self.table
+        flag_inits = self.inputs.flag_inits
         live = set(live_out)
         bound: set = set()
         owned: set = set()
@@ -112,9 +197,9 @@ class ControlFlowConverter:
             if new and leading and not new[0].leading_lines:
                 # The comments above a converted statement stay above what replaces it.
                 new[0] = n.replace(new[0], leading_lines=leading)
-            if stmt in ctx.flag_inits:
-                owned |= ctx.info.writes(stmt)
-            line = ctx.line_of(stmt)
+            if stmt in flag_inits:
+                owned |= table.writes(stmt)
+            line = table.line_of(stmt)
             for s in reversed(new):
                 out_rev.append(n.anchored(s, line))
         out_rev.reverse()
@@ -122,10 +207,9 @@ class ControlFlowConverter:
 
     def statement(self, stmt, live_after, in_helper):
         """Return (new statements, live before, names bound)."""
-        ctx = self.ctx
         if isinstance(stmt, cst.SimpleStatementLine):
             return self._simple(stmt, live_after, in_helper)
-        if ctx.kept(stmt):
+        if self.table.kept(stmt):
             return self._in_place(stmt, live_after, in_helper)
         if isinstance(stmt, cst.If):
             return self._if(stmt, live_after)
@@ -134,27 +218,27 @@ class ControlFlowConverter:
         if isinstance(stmt, cst.For):
             return self._for(stmt, live_after)
         if isinstance(stmt, cst.FunctionDef):
-            new = ctx.convert_nested(stmt)
-            live = (live_after - {stmt.name.value}) | ctx.info.reads(stmt)
+            new = self.inputs.convert_def(stmt)
+            live = (live_after - {stmt.name.value}) | self.info.reads(stmt)
             return [new], live, {stmt.name.value}
         if isinstance(stmt, cst.ClassDef):
-            live = (live_after - {stmt.name.value}) | ctx.info.reads(stmt)
-            return [ctx.convert_class(stmt)], live, {stmt.name.value}
+            live = (live_after - {stmt.name.value}) | self.info.reads(stmt)
+            return [self.inputs.convert_class(stmt)], live, {stmt.name.value}
         return self._in_place(stmt, live_after, in_helper)
 
     def _expr(self, node):
-        return self.ctx.expressions.rewrite(node)
+        return self.inputs.rewrite_expression(node)
 
     def _simple(self, stmt, live_after, in_helper):
-        ctx = self.ctx
-        if stmt in ctx.dead:
+        table = self.table
+        if stmt in self.inputs.dead:
             return [], live_after, set()
-        facts = ctx.info.facts.get(stmt)
+        facts = table.facts(stmt)
         reads = facts.reads if facts else set()
         writes = facts.writes if facts else set()
         kills = set()
         for small in stmt.body:
-            f = ctx.info.facts.get(small)
+            f = table.facts(small)
             if f is not None:
                 kills |= f.kills
         live = (live_after - kills) | reads
@@ -174,20 +258,20 @@ class ControlFlowConverter:
                 if small.value is None:
                     continue
                 small = cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)
-            replaced = asserts.convert(small) or lists.convert(small, ctx.is_local)
+            replaced = self.inputs.rewrite_small(small)
             if isinstance(replaced, cst.Assign):
                 rebound = replaced.targets[0].target
                 names = [e.value.value for e in rebound.elements] if isinstance(rebound, cst.Tuple) else [rebound.value]
                 writes = writes | set(names)
             if isinstance(replaced, cst.BaseCompoundStatement):
-                line = ctx.line_of(small) if small in ctx.lines else ctx.line_of(stmt)
+                line = table.line_of(small) if small in table.lines else table.line_of(stmt)
                 inner = [n.anchored(s, line) for s in replaced.body.body]
                 replaced = replaced.with_changes(body=replaced.body.with_changes(body=inner))
-                compound.append((len(smalls), ctx.expressions.rewrite(replaced)))
+                compound.append((len(smalls), self._expr(replaced)))
                 continue
             if replaced is not None:
                 small = replaced
-            small = ctx.expressions.rewrite(small)
+            small = self._expr(small)
             if small.semicolon is not cst.MaybeSentinel.DEFAULT:
                 small = n.replace(small, semicolon=cst.MaybeSentinel.DEFAULT)
             smalls.append(small)
@@ -213,36 +297,34 @@ class ControlFlowConverter:
 
     def _helper(self, kind, line, params, body_block: Block, extra=()):
         """A helper def with its nonlocal/global declarations."""
-        ctx = self.ctx
-        fn_name = ctx.fresh(f"{kind}_{line}")
+        fn_name = self.inputs.fresh(f"{kind}_{line}")
         declared = sorted(x for x in body_block.bound - set(params) if not _is_composite(x))
-        glob = [x for x in declared if x in ctx.info.globals]
-        nonl = [x for x in declared if x not in ctx.info.globals]
+        glob = [x for x in declared if x in self.info.globals]
+        nonl = [x for x in declared if x not in self.info.globals]
         body = list(extra)
         if glob:
             body.append(n.anchored(n.decl("global", glob), line))
         if nonl:
-            ctx.nonlocal_names.update(nonl)
+            self.nonlocal_names.update(nonl)
             body.append(n.anchored(n.decl("nonlocal", nonl), line))
         body.extend(body_block.stmts)
         return fn_name, n.function_def(fn_name, params, body)
 
     def _if(self, stmt, live_after):
-        ctx = self.ctx
-        line = ctx.line_of(stmt)
+        line = self.table.line_of(stmt)
         test = self._expr(stmt.test)
-        body = self.block(self.ctx.stmts(stmt.body), live_after, True)
+        body = self.block(self.table.stmts(stmt.body), live_after, True)
         orelse = stmt.orelse
         if isinstance(orelse, cst.If):
             else_block = self.block([orelse], live_after, True)
         elif orelse is not None:
-            else_block = self.block(self.ctx.stmts(orelse.body), live_after, True)
+            else_block = self.block(self.table.stmts(orelse.body), live_after, True)
         else:
             else_block = None
         bound = body.bound | (else_block.bound if else_block else set())
         state = sorted(bound & live_after) + _composites(bound)
         # (a guard made by jump lowering runs the rest of a block after a jump)
-        body_name, body_def = self._helper(ctx.guards.get(stmt, "if_body"), line, (), body)
+        body_name, body_def = self._helper(self.inputs.guards.get(stmt, "if_body"), line, (), body)
         defs = [body_def]
         else_ref = n.none()
         if else_block is not None:
@@ -250,20 +332,19 @@ class ControlFlowConverter:
             defs.append(else_def)
             else_ref = n.name(else_name)
         call = n.expr_stmt(n.ag_call("if_stmt", test, n.name(body_name), else_ref, n.string_tuple(state)))
-        live = ctx.info.reads(stmt.test) | body.live_in | (else_block.live_in if else_block else live_after)
+        live = self.info.reads(stmt.test) | body.live_in | (else_block.live_in if else_block else live_after)
         return [*defs, call], live, bound
 
     def _loop_flags_test(self, stmt):
-        flags = self.ctx.loop_flags.get(stmt)
+        flags = self.inputs.loop_flags.get(stmt)
         return n.none_of(flags) if flags else None
 
     def _while(self, stmt, live_after):
-        ctx = self.ctx
         if stmt.orelse is not None:
             raise AssertionError("loop else clauses are lowered before control flow")
-        line = ctx.line_of(stmt)
-        loop_reads = ctx.info.reads(stmt)
-        body = self.block(self.ctx.stmts(stmt.body), live_after | loop_reads, True)
+        line = self.table.line_of(stmt)
+        loop_reads = self.info.reads(stmt)
+        body = self.block(self.table.stmts(stmt.body), live_after | loop_reads, True)
         test = stmt.test
         flags = self._loop_flags_test(stmt)
         if flags is not None:
@@ -271,10 +352,10 @@ class ControlFlowConverter:
         test = self._expr(test)
         if isinstance(test, cst.NamedExpr) and not test.lpar:
             test = n.parenthesize(test)
-        test_binds = sorted(ctx.walrus_targets(stmt.test))
+        test_binds = sorted(walrus_targets(stmt.test))
         test_block = Block([n.anchored(n.line(n.make(cst.Return, value=test)), line)], set(), set(test_binds))
         test_name, test_def = self._helper("loop_test", line, (), test_block)
-        test_reads = ctx.info.reads(stmt.test) | set(ctx.loop_flags.get(stmt, ()))
+        test_reads = self.info.reads(stmt.test) | set(self.inputs.loop_flags.get(stmt, ()))
         bound = body.bound | set(test_binds)
         state = sorted(bound & (live_after | body.live_in | test_reads)) + _composites(bound)
         body_name, body_def = self._helper("loop_body", line, (), body)
@@ -283,15 +364,14 @@ class ControlFlowConverter:
         return [test_def, body_def, call], live, bound
 
     def _for(self, stmt, live_after):
-        ctx = self.ctx
         if stmt.orelse is not None:
             raise AssertionError("loop else clauses are lowered before control flow")
-        line = ctx.line_of(stmt)
-        item = ctx.fresh("item")
+        line = self.table.line_of(stmt)
+        item = self.inputs.fresh("item")
         target_assign = n.assign(stmt.target, n.name(item))
-        ctx.register(target_assign, stmt, reads=(), writes=ctx.target_names(stmt.target))
-        loop_reads = ctx.info.reads(stmt)
-        body = self.block([target_assign, *self.ctx.stmts(stmt.body)], live_after | loop_reads, True)
+        self.table.add_assignment(target_assign, stmt, reads=(), writes=target_names(stmt.target))
+        loop_reads = self.info.reads(stmt)
+        body = self.block([target_assign, *self.table.stmts(stmt.body)], live_after | loop_reads, True)
         defs = []
         extra_ref = n.none()
         flags = self._loop_flags_test(stmt)
@@ -303,23 +383,22 @@ class ControlFlowConverter:
         iterable = self._expr(stmt.iter)
         if isinstance(iterable, cst.Tuple) and not iterable.lpar:  # for x in a, b: one argument
             iterable = iterable.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        state = sorted(body.bound & (live_after | body.live_in | set(ctx.loop_flags.get(stmt, ())))) + _composites(body.bound)
+        state = sorted(body.bound & (live_after | body.live_in | set(self.inputs.loop_flags.get(stmt, ())))) + _composites(body.bound)
         body_name, body_def = self._helper("loop_body", line, (item,), body)
         defs.append(body_def)
         call = n.expr_stmt(n.ag_call("for_stmt", iterable, extra_ref, n.name(body_name), n.string_tuple(state)))
-        live = ctx.info.reads(stmt.iter) | body.live_in | live_after | set(ctx.loop_flags.get(stmt, ()))
+        live = self.info.reads(stmt.iter) | body.live_in | live_after | set(self.inputs.loop_flags.get(stmt, ()))
         return [*defs, call], live, body.bound
 
     def _in_place(self, stmt, live_after, in_helper):
         """try / with / match: stay statements; their blocks are converted."""
-        ctx = self.ctx
         bound: set = set()
-        conservative = live_after | ctx.info.reads(stmt)
+        conservative = live_after | self.info.reads(stmt)
 
         def sub(block):
             if block is None:
                 return None
-            b = self.block(self.ctx.stmts(block), conservative, in_helper)
+            b = self.block(self.table.stmts(block), conservative, in_helper)
             bound.update(b.bound)
             return cst.IndentedBlock(body=b.stmts, header=getattr(block, "header", cst.TrailingWhitespace()))
 
@@ -328,7 +407,7 @@ class ControlFlowConverter:
             if isinstance(orelse, cst.If):
                 elif_new, _, b = self.statement(orelse, live_after, in_helper)
                 bound.update(b)
-                line = ctx.line_of(orelse)
+                line = self.table.line_of(orelse)
                 if len(elif_new) == 1 and isinstance(elif_new[0], cst.If):
                     # A kept elif: its header line is anchored like a statement.
                     orelse = n.anchored(elif_new[0], line)
@@ -345,18 +424,18 @@ class ControlFlowConverter:
                 changes["test"] = self._expr(stmt.test)
             else:
                 changes["iter"] = self._expr(stmt.iter)
-                bound.update(ctx.target_names(stmt.target))
+                bound.update(target_names(stmt.target))
             new = stmt.with_changes(**changes)
         elif isinstance(stmt, cst.With):
             for i in stmt.items:
                 if i.asname is not None:
-                    bound.update(ctx.target_names(i.asname.name))
+                    bound.update(target_names(i.asname.name))
             items = [i.with_changes(item=self._expr(i.item)) for i in stmt.items]
             new = stmt.with_changes(items=items, body=sub(stmt.body))
         elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
             for h in stmt.handlers:
                 if h.name is not None:
-                    bound.update(ctx.target_names(h.name.name))
+                    bound.update(target_names(h.name.name))
             handlers = [h.with_changes(body=sub(h.body)) for h in stmt.handlers]
             new = stmt.with_changes(
                 body=sub(stmt.body),
@@ -367,7 +446,7 @@ class ControlFlowConverter:
         elif type(stmt).__name__ == "Match":
             cases = [c.with_changes(body=sub(c.body)) for c in stmt.cases]
             new = stmt.with_changes(subject=self._expr(stmt.subject), cases=cases)
-            bound.update(ctx.pattern_names(stmt))
+            bound.update(self._pattern_names(stmt))
         else:
-            return [stmt], conservative, ctx.info.writes(stmt)
+            return [stmt], conservative, self.info.writes(stmt)
         return [new], conservative, bound

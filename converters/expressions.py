@@ -10,13 +10,38 @@
 
 An operand that would move into a lambda is left in Python form when it
 contains ``:=``, ``yield`` or ``await`` (a lambda would change their meaning).
+
+Entry: ``transform(node, ExpressionFacts) -> node`` (or ``rewriter(facts)``,
+the same rewrite for many nodes of one function).
 """
 from __future__ import annotations
 
 import libcst as cst
 
+from dataclasses import dataclass
+from typing import Callable
+
 from . import _nodes as n
 from ._visiting import NodeRewriter, NodeVisitor
+
+
+@dataclass(frozen=True)
+class ExpressionFacts:
+    """What the expression converter reads about the function."""
+
+    first_param: str | None  # for ``super()``: None when the function has no positional parameter
+    local_names: frozenset = frozenset()  # names the function binds: never treated as builtins
+
+
+def rewriter(facts: ExpressionFacts) -> Callable:
+    """``node -> node``: the expression rewrite of one function, for its
+    expressions and simple statements."""
+    return ExpressionConverter(facts.first_param, facts.local_names).rewrite
+
+
+def transform(node, facts: ExpressionFacts):
+    """Rewrite one expression or simple statement."""
+    return rewriter(facts)(node)
 
 # Builtins whose staged meaning is their Python meaning: calls to them stay as written
 # (print is not one: Feature.BUILTIN_FUNCTIONS stages it).
@@ -48,7 +73,9 @@ class _Finder(NodeVisitor):
         return False
 
 
-def _cannot_defer(node) -> bool:
+def cannot_defer(node) -> bool:
+    """Whether ``node`` contains ``:=``, ``yield`` or ``await`` (it cannot
+    move into a lambda)."""
     finder = _Finder()
     finder.walk(node)
     return finder.found
@@ -92,7 +119,7 @@ class ExpressionConverter(NodeRewriter):
                 operands.append(e)
 
         flatten(updated)
-        if any(_cannot_defer(o) for o in operands[1:]):
+        if any(cannot_defer(o) for o in operands[1:]):
             return updated
         name = "and_" if op is cst.And else "or_"
         args = [operands[0]] + [n.lam(_strip_parens(o)) for o in operands[1:]]
@@ -123,7 +150,7 @@ class ExpressionConverter(NodeRewriter):
 
     # -- conditional expressions -------------------------------------------
     def leave_IfExp(self, original, updated):
-        if _cannot_defer(updated.body) or _cannot_defer(updated.orelse):
+        if cannot_defer(updated.body) or cannot_defer(updated.orelse):
             return updated
         return _keep_parens(
             updated,

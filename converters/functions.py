@@ -16,30 +16,56 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass
 
 import libcst as cst
 
 from . import _nodes as n
+from . import asserts, control_flow, expressions, jumps, lists
 from ._result import FunctionReport, Status
-from ._visiting import NodeRewriter, NodeVisitor
-from .analysis import Facts, analyze_function
-from .control_flow import ControlFlowConverter
-from .expressions import ExpressionConverter
-from .jumps import JumpLowering, always_returns, block_statements
+from ._visiting import NodeRewriter
+from .analysis import analyze_function
+from .jumps import always_returns
+from .tables import FreshNames, NodeTable, block_statements
 
 
-class ModuleState:
-    """What the functions of one module share."""
+def transform(stmts: list, module: ModuleFacts, fast_path: bool, lazy: bool = False) -> ModuleOutput:
+    """Convert every function of a module's statements ``stmts`` (at module
+    level, in classes, under module-level compound statements)."""
+    out = ModuleOutput(stmts, [], [], [])
+    out.body = BlockWalker(module, out, fast_path, lazy).block(stmts, "")
+    return out
+
+
+def mangle(node, class_name: str):
+    """``node`` with the private names of class ``class_name`` mangled, as
+    Python does inside its body (``__x`` -> ``_Class__x``)."""
+    return Mangle(class_name).rewrite(node)
+
+
+@dataclass
+class ModuleOutput:
+    """What converting a module's functions produced."""
+
+    body: list  # the module's statements (the very list given when nothing changed)
+    report: list[FunctionReport]  # one entry per function, in source order
+    # lazy mode: the functional forms, as module-level defs compiled on
+    # first use, and their keys (``qualname@line``)
+    functional_defs: list
+    functional_keys: list
+
+
+class ModuleFacts:
+    """What the functions of one module read: its source and line tables,
+    and the options of the conversion. Not changed once made (the derived
+    tables are computed on first use)."""
 
     def __init__(self, source: str, lines: dict, cols: dict, ends: dict | None = None, first_line: int = 1,
-                 newline: str = "\n"):
+                 newline: str = "\n", *, verbatim: bool = True, functional_by_name: bool = False):
         self.source = source
-        # lazy mode: the functional forms, as module-level defs compiled on first use
-        self.functional_defs: list = []
-        self.functional_qualnames: list = []
         # one function converted alone (api.to_graph): its functional form is
         # a def beside it, called by name (no module table)
-        self.functional_by_name = False
+        self.functional_by_name = functional_by_name
         self.identifiers = frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
         self.lines = lines
         self.cols = cols
@@ -50,8 +76,7 @@ class ModuleState:
         self.newline = newline
         # the fast path may be copied from the source (False when one
         # function is printed alone: re-indented, perhaps mangled)
-        self.verbatim = True
-        self.report: list[FunctionReport] = []
+        self.verbatim = verbatim
 
     def source_lines(self, first: int, last: int) -> str | None:
         """Lines ``first``..``last`` of the source (numbered as in
@@ -95,133 +120,22 @@ _NEWLINE = re.compile(r"\r\n?|\n")
 _PRIVATE = re.compile(r"(?<!\w)__\w*")  # \w: identifiers may be non-ASCII (self.__état)
 
 
-class FunctionContext:
-    def __init__(self, module: ModuleState, fn: cst.FunctionDef, info, qualname: str):
-        self.module = module
-        self.fn = fn
-        self.info = info
-        self.qualname = qualname
-        self.lines = module.lines
-        self.default_line = module.lines.get(fn, 1)
-        self.used: set[str] = set()
-        self.flag_inits: set = set()
-        self.loop_flags: dict = {}
-        self.do_return = None
-        self.retval = None
-        self.nonlocal_names: set[str] = set()
-        self._suite_lines: dict = {}
-        self.flag_sets: dict = {}  # flag -> the statements that set it
-        self.flags_read: set = set()  # flags some guard or loop test reads
-        self.dead: set = set()  # statements to leave out (flags nothing reads)
-        self.guards: dict = {}  # `if not <flag>: ...` made by jump lowering -> its helper's name
-        params = fn.params
-        self.params = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
-        for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
-                self.params.append(star.name.value)
-        positional = [*params.posonly_params, *params.params]
-        first = positional[0].name.value if positional else None
-        if first is None and isinstance(params.star_arg, cst.Param):
-            first = None
-        self.first_param = first
-        self.locals = (set(self.params) | info.body_writes) - info.globals - info.nonlocals
-        self.expressions = ExpressionConverter(first, frozenset(self.locals))
-
-    def stmts(self, block) -> list:
-        """The statements of a block; a one-line suite (``if x: break``)
-        becomes one statement line that keeps the suite's facts and line."""
-        if not isinstance(block, cst.SimpleStatementSuite):
-            return list(block.body)
-        made = self._suite_lines.get(block)
-        if made is None:
-            made = block_statements(block)[0]
-            self._suite_lines[block] = made
-            if block in self.info.facts:
-                self.info.facts[made] = self.info.facts[block]
-            if block in self.lines:
-                self.lines[made] = self.lines[block]
-        return [made]
-
-    def kept(self, stmt) -> bool:
-        """In a generator: a statement that stays a Python statement (it
-        yields, returns, or jumps out of a loop that stays)."""
-        if not self.info.generator:
-            return False
-        f = self.info.facts.get(stmt)
-        if f is None:
-            return False
-        if f.yields or f.returns:
-            return True
-        return any(self.kept(loop) for loop in f.jumps)
-
-    # -- names ----------------------------------------------------------------
-    def fresh(self, base: str) -> str:
-        candidate = base
-        while candidate in self.used or candidate in self.module.identifiers:
-            candidate += "_"
-        self.used.add(candidate)
-        return candidate
-
-    def is_local(self, name: str) -> bool:
-        return name in self.locals
-
-    # -- lines and facts ------------------------------------------------------
-    def line_of(self, node) -> int:
-        return self.lines.get(node, self.default_line)
-
-    def register(self, node, origin, reads=(), writes=()):
-        self.lines[node] = self.line_of(origin)
-        self.info.facts[node] = Facts(set(reads), set(writes), set(writes))
-        if isinstance(node, cst.SimpleStatementLine):
-            for small in node.body:
-                self.info.facts[small] = Facts(set(reads), set(writes), set(writes))
-
-    def target_names(self, target) -> set:
-        out = set()
-        if isinstance(target, cst.Name):
-            out.add(target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for el in target.elements:
-                out |= self.target_names(el.value)
-        elif isinstance(target, cst.StarredElement):
-            out |= self.target_names(target.value)
-        return out
-
-    def walrus_targets(self, expr) -> set:
-        found = set()
-
-        class _W(NodeVisitor):
-            def visit_NamedExpr(self, node):
-                if isinstance(node.target, cst.Name):
-                    found.add(node.target.value)
-
-            def visit_Lambda(self, node):
-                return False
-
-        _W().walk(expr)
-        return found
-
-    def pattern_names(self, match_stmt) -> set:
-        inner = set()
-        for case in match_stmt.cases:
-            for s in block_statements(case.body):
-                inner |= self.info.writes(s)
-        return self.info.writes(match_stmt) - inner
-
-    # -- nested functions -----------------------------------------------------
-    def convert_nested(self, fn: cst.FunctionDef) -> cst.FunctionDef:
-        qual = f"{self.qualname}.<locals>.{fn.name.value}"
-        return convert_function(self.module, fn, qual, fast_path=False)
-
-    def convert_class(self, cls: cst.ClassDef) -> cst.ClassDef:
-        """Methods of a class defined inside a converted function."""
-        return _convert_inside(self.module, cls, f"{self.qualname}.<locals>.{cls.name.value}.", fast_path=False)
+def _parameters(fn) -> tuple[list, str | None]:
+    """The names of ``fn``'s parameters, and its first positional one (None
+    without one: ``super()`` has no instance to use)."""
+    params = fn.params
+    names = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.append(star.name.value)
+    positional = [*params.posonly_params, *params.params]
+    return names, (positional[0].name.value if positional else None)
 
 
-def _convert_inside(module, node, prefix, fast_path, lazy=False):
+def _convert_inside(module, out, node, prefix, fast_path, lazy=False):
     if isinstance(node.body, cst.SimpleStatementSuite):
         return node
-    body = BlockWalker(module, fast_path, lazy).block(list(node.body.body), prefix)
+    body = BlockWalker(module, out, fast_path, lazy).block(list(node.body.body), prefix)
     if body is node.body.body or all(a is b for a, b in zip(body, node.body.body)):
         return node
     return node.with_changes(body=node.body.with_changes(body=body))
@@ -236,14 +150,21 @@ def _is_docstring(stmt) -> bool:
     )
 
 
-def _report(module: ModuleState, fn, qualname, status: Status, reason=None):
-    module.report.append(FunctionReport(qualname, module.lines.get(fn, 0), module.cols.get(fn, 1), status, reason))
+def _report(module: ModuleFacts, out: ModuleOutput, fn, qualname, status: Status, reason=None):
+    out.report.append(FunctionReport(qualname, module.lines.get(fn, 0), module.cols.get(fn, 1), status, reason))
 
 
 def convert_function(
-    module: ModuleState, fn: cst.FunctionDef, qualname: str, fast_path: bool, lazy: bool = False
+    module: ModuleFacts, out: ModuleOutput, fn: cst.FunctionDef, qualname: str, fast_path: bool, lazy: bool = False
 ) -> cst.FunctionDef:
-    """Convert one function; record the outcome in the module's report.
+    """Convert one function; record the outcome in ``out.report``.
+
+    The passes, in order: ``analysis.analyze_function``; ``jumps.transform``
+    (when a jump or a return needs lowering); ``control_flow.transform``,
+    which applies to the statements it keeps the rewrites chosen here
+    (``asserts.transform`` then ``lists.transform`` on each small statement,
+    ``expressions`` on every expression, this function on nested defs); then
+    the assembly of the dual form.
 
     ``lazy`` (module-level functions and methods under the import hook):
     the functional form goes to a separate module compiled on first use,
@@ -251,19 +172,19 @@ def convert_function(
     """
     info = analyze_function(fn)
     if info.unsupported:
-        _report(module, fn, qualname, Status.LEFT_AS_IS, info.unsupported)
+        _report(module, out, fn, qualname, Status.LEFT_AS_IS, info.unsupported)
         # Functions nested in it can still be converted (they are not part
         # of what made it unconvertible).
-        return _convert_inside(module, fn, qualname + ".<locals>.", fast_path=True)
+        return _convert_inside(module, out, fn, qualname + ".<locals>.", fast_path=True)
     if _already_converted(fn) or n.AG in info.body_reads:
-        _report(module, fn, qualname, Status.ALREADY_CONVERTED, "already converted")
+        _report(module, out, fn, qualname, Status.ALREADY_CONVERTED, "already converted")
         return fn
     if not (info.has_control_flow or info.has_calls or _has_nested_def(fn) or _has_assert(info)):
-        _report(module, fn, qualname, Status.NOTHING_TO_CONVERT, "nothing to convert")
+        _report(module, out, fn, qualname, Status.NOTHING_TO_CONVERT, "nothing to convert")
         return fn
-    ctx = FunctionContext(module, fn, info, qualname)
-    if info.uses_super and ctx.first_param is None:
-        _report(module, fn, qualname, Status.LEFT_AS_IS, "super() without a first parameter")
+    params, first_param = _parameters(fn)
+    if info.uses_super and first_param is None:
+        _report(module, out, fn, qualname, Status.LEFT_AS_IS, "super() without a first parameter")
         return fn
 
     stmts = block_statements(fn.body)
@@ -271,54 +192,85 @@ def convert_function(
     if stmts and _is_docstring(stmts[0]):
         doc, stmts = [stmts[0]], stmts[1:]
     if not stmts:
-        _report(module, fn, qualname, Status.NOTHING_TO_CONVERT, "nothing to convert")
+        _report(module, out, fn, qualname, Status.NOTHING_TO_CONVERT, "nothing to convert")
         return fn
 
-    work = stmts
+    table = NodeTable(info, module.lines, module.lines.get(fn, 1))
+    fresh = FreshNames(module.identifiers)
+    local_names = frozenset((set(params) | info.body_writes) - info.globals - info.nonlocals)
+
+    # 1. Jump lowering: returns inside control flow become a flag and a
+    #    return variable (initialised first); break/continue, loop flags.
+    do_return = retval = None
     prefix = []
+    flag_inits: set = set()
     if info.nested_return and not info.generator:
-        ctx.do_return = ctx.fresh("do_return")
-        ctx.retval = ctx.fresh("retval_")
-        for flag, value in ((ctx.do_return, n.false()), (ctx.retval, n.none())):
-            init = n.assign(flag, value)
-            ctx.register(init, stmts[0], writes=(flag,))
-            ctx.flag_inits.add(init)
+        do_return, retval = fresh("do_return"), fresh("retval_")
+        for flag, value in ((do_return, n.false()), (retval, n.none())):
+            init = table.add_assignment(n.assign(flag, value), stmts[0], writes=(flag,))
+            flag_inits.add(init)
             prefix.append(init)
+    work = stmts
+    lowered = None
+    dead: frozenset = frozenset()
     if info.nested_return or info.loop_jumps:  # loops: their else clauses move too
-        work, _ = JumpLowering(ctx).block(stmts, None)
-        if ctx.do_return is not None and ctx.do_return not in ctx.flags_read:
+        lowered = jumps.transform(stmts, jumps.JumpInputs(table, fresh, do_return, retval))
+        work = lowered.stmts
+        flag_inits |= lowered.flag_inits
+        if do_return is not None and do_return not in lowered.flags_read:
             # Every return was folded into if/else: nothing tests the flag.
-            ctx.dead |= ctx.flag_sets.get(ctx.do_return, set())
-            prefix = [p for p in prefix if ctx.info.writes(p) != {ctx.do_return}]
-            ctx.do_return = None
+            dead = frozenset(lowered.flag_sets.get(do_return, ()))
+            prefix = [p for p in prefix if info.writes(p) != {do_return}]
+            do_return = None
     # The end tests the flag unless the user's last statement returns (or
     # raises): then every path that reaches the end has returned.
     always = always_returns(stmts)
-    end_flag = ctx.do_return if ctx.do_return is not None and not always else None
-    if ctx.retval is not None:
+    end_flag = do_return if do_return is not None and not always else None
+    if retval is not None:
         # The return variable starts as a marker the operators know (never
         # recognised by its name): NO_RETURN where a path keeping it falls
         # off the end, UNDEFINED_RETURN where do_return records a return.
-        marker = "UNDEFINED_RETURN" if ctx.do_return is not None else "NO_RETURN"
+        marker = "UNDEFINED_RETURN" if do_return is not None else "NO_RETURN"
         for i, p in enumerate(prefix):
-            if ctx.info.writes(p) == {ctx.retval}:
-                init = n.assign(ctx.retval, n.ag(marker))
-                ctx.register(init, stmts[0], writes=(ctx.retval,))
-                ctx.flag_inits.add(init)
+            if info.writes(p) == {retval}:
+                init = table.add_assignment(n.assign(retval, n.ag(marker)), stmts[0], writes=(retval,))
+                flag_inits.add(init)
                 prefix[i] = init
-    converter = ControlFlowConverter(ctx)
-    live_at_end = {x for x in (ctx.retval, end_flag) if x is not None}
-    block = converter.block([*prefix, *work], live_at_end, False)
-    functional = list(block.stmts)
-    if ctx.retval is not None:
-        if always:  # every path returns: the marker never reaches the end
-            ret = n.line(cst.Return(value=n.name(ctx.retval)))
-        else:
-            args = [n.name(ctx.retval)] + ([n.name(end_flag)] if end_flag is not None else [])
-            ret = n.line(cst.Return(value=n.ag_call("retval", *args)))
-        functional.append(n.anchored(ret, ctx.line_of(stmts[-1])))
 
-    first_line = ctx.line_of(stmts[0])
+    # 2. Control flow, with the statement and expression rewrites.
+    rewrite_expression = expressions.rewriter(expressions.ExpressionFacts(first_param, local_names))
+
+    def rewrite_small(small):
+        return asserts.transform(small) or lists.transform(small, local_names)
+
+    def convert_def(nested: cst.FunctionDef) -> cst.FunctionDef:
+        return convert_function(module, out, nested, f"{qualname}.<locals>.{nested.name.value}", fast_path=False)
+
+    def convert_class(cls: cst.ClassDef) -> cst.ClassDef:
+        """Methods of a class defined inside the function."""
+        return _convert_inside(module, out, cls, f"{qualname}.<locals>.{cls.name.value}.", fast_path=False)
+
+    flow = control_flow.transform(
+        [*prefix, *work],
+        {x for x in (retval, end_flag) if x is not None},
+        control_flow.ControlFlowInputs(
+            table, fresh, frozenset(flag_inits),
+            lowered.loop_flags if lowered else {}, lowered.guards if lowered else {}, dead,
+            rewrite_small, rewrite_expression, convert_def, convert_class,
+        ),
+    )
+
+    # 3. Assembly: the functional form, then the dual form around it.
+    functional = list(flow.stmts)
+    if retval is not None:
+        if always:  # every path returns: the marker never reaches the end
+            ret = n.line(cst.Return(value=n.name(retval)))
+        else:
+            args = [n.name(retval)] + ([n.name(end_flag)] if end_flag is not None else [])
+            ret = n.line(cst.Return(value=n.ag_call("retval", *args)))
+        functional.append(n.anchored(ret, table.line_of(stmts[-1])))
+
+    first_line = table.line_of(stmts[0])
     # global/nonlocal declarations go first: the functional form uses the
     # names before the place the user declared them.
     hoisted = []
@@ -327,19 +279,18 @@ def convert_function(
     if info.nonlocals:
         hoisted.append(n.anchored(n.decl("nonlocal", sorted(info.nonlocals)), first_line))
     declare = sorted(
-        (ctx.nonlocal_names & info.body_writes) - set(ctx.params) - info.nonlocals - info.globals
-        - converter.direct_writes
+        (flow.nonlocal_names & info.body_writes) - set(params) - info.nonlocals - info.globals - flow.direct_writes
     )
     decls = [n.anchored(n.line(cst.AnnAssign(target=n.name(x), annotation=cst.Annotation(n.name("object")))), first_line) for x in declare]
     if fast_path and lazy:
-        return _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts, first_line)
+        return _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, functional, stmts, first_line)
     if hoisted:
         doc = [*doc, *hoisted]
         if fast_path:
             stmts = [_DropDeclarations().rewrite(s) for s in stmts]
     if fast_path and not _ends_with_return(functional):
         # The functional form must never fall through into the user's statements.
-        functional.append(n.anchored(n.line(cst.Return(value=None)), ctx.line_of(stmts[-1])))
+        functional.append(n.anchored(n.line(cst.Return(value=None)), table.line_of(stmts[-1])))
     if fast_path:
         guard = n.if_(n.not_(n.ag("fast")), functional)
         user = _user_statements(module, fn, stmts, first_line) if not hoisted else None
@@ -349,7 +300,7 @@ def convert_function(
     else:
         body = [*doc, *decls, *functional]
     header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()
-    _report(module, fn, qualname, *_converted_status(ctx))
+    _report(module, out, fn, qualname, *_converted_status(info))
     return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
 
 
@@ -409,8 +360,8 @@ def _last_block(stmt):
 GENERATOR_NOTE = "generator: statements that yield stay Python"
 
 
-def _converted_status(ctx):
-    return (Status.GENERATOR, GENERATOR_NOTE) if ctx.info.generator else (Status.CONVERTED, None)
+def _converted_status(info):
+    return (Status.GENERATOR, GENERATOR_NOTE) if info.generator else (Status.CONVERTED, None)
 
 
 FUNCTIONAL_PREFIX = "__ag_functional__"
@@ -422,30 +373,29 @@ def functional_name(key: str) -> str:
     return FUNCTIONAL_PREFIX + key.replace(".", "__").replace("@", "__") + "__"
 
 
-def _functional_key(module, fn, qualname: str) -> str:
+def _functional_key(module, out, fn, qualname: str) -> str:
     """``qualname@line``: one key per definition, never per name (a function
     redefined under an ``if``, a property's getter and setter, handlers all
     named ``_`` each keep their own functional form)."""
     key = f"{qualname}@{module.lines.get(fn, 0)}"
-    used = module.functional_qualnames
+    used = out.functional_keys
     if key in used:  # (no two defs share a line; a missing line could)
         key += f"_{len(used)}"
     return key
 
 
-def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts, first_line):
+def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, functional, stmts, first_line):
     """``if not ag__.fast: return ag__.functional(globals(), 'qualname@line')(args)``
     in front of the user's statements; the functional form becomes a
     module-level function of the separate functional module."""
-    params = ctx.params
-    pass_class = ctx.info.uses_super
+    pass_class = info.uses_super
     fparams = (["__class__"] if pass_class else []) + params
     body = [*hoisted, *decls, *functional]
     if "." in qualname and module.has_private_names(fn):
         # A method: its private names (self.__x) get the class's mangling,
         # which a module-level function would not.
-        body = [_Mangle(qualname.split(".")[-2]).rewrite(stmt) for stmt in body]
-    key = _functional_key(module, fn, qualname)
+        body = [Mangle(qualname.split(".")[-2]).rewrite(stmt) for stmt in body]
+    key = _functional_key(module, out, fn, qualname)
     if module.functional_by_name:
         # One function alone (api.to_graph): the functional form has the
         # user's signature (defaults are given to it as the function's own;
@@ -456,9 +406,9 @@ def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts
         fdef = n.function_def(functional_name(key), fparams, body)
         target = n.call(n.ag("functional"), n.call(n.name("globals")), cst.SimpleString(repr(key)))
         forwarded = n.call(target, *[n.name(p) for p in fparams])
-    module.functional_defs.append(n.anchored(fdef, first_line))
-    module.functional_qualnames.append(key)
-    if ctx.info.generator:
+    out.functional_defs.append(n.anchored(fdef, first_line))
+    out.functional_keys.append(key)
+    if info.generator:
         forwarded = cst.Yield(value=cst.From(item=forwarded), lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     stub = n.anchored(n.line(cst.Return(value=forwarded)), first_line)
     # An error leaving the function: its traceback shows the function once
@@ -473,7 +423,7 @@ def _lazy_form(module, fn, ctx, qualname, doc, hoisted, decls, functional, stmts
     user = _user_statements(module, fn, stmts, first_line) or [n.anchored(stmts[0], first_line), *stmts[1:]]
     body = [*doc, n.anchored(guard, first_line), *user]
     header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()
-    _report(module, fn, qualname, *_converted_status(ctx))
+    _report(module, out, fn, qualname, *_converted_status(info))
     return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
 
 
@@ -505,7 +455,7 @@ def _same_signature_form(fn, name, body):
     return fdef, cst.Call(func=n.name(name), args=args)
 
 
-class _Mangle(NodeRewriter):
+class Mangle(NodeRewriter):
     """Python's private-name mangling for a method body moved out of its
     class: ``__x`` -> ``_Class__x`` (nested classes mangle their own)."""
 
@@ -577,8 +527,9 @@ class BlockWalker:
     too), converts them, and anchors every statement after the first changed
     one so that the line map stays exact."""
 
-    def __init__(self, state: ModuleState, fast_path: bool, lazy: bool = False):
-        self.state = state
+    def __init__(self, module: ModuleFacts, out: ModuleOutput, fast_path: bool, lazy: bool = False):
+        self.module = module
+        self.out = out
         self.fast_path = fast_path
         self.lazy = lazy
 
@@ -593,16 +544,16 @@ class BlockWalker:
         if changed_from is None:
             return stmts
         for i in range(changed_from, len(out)):
-            line = self.state.lines.get(stmts[i])
+            line = self.module.lines.get(stmts[i])
             if line is not None:
                 out[i] = n.anchored(out[i], line)
         return out
 
     def statement(self, stmt, prefix: str):
         if isinstance(stmt, cst.FunctionDef):
-            return convert_function(self.state, stmt, prefix + stmt.name.value, self.fast_path, self.lazy)
+            return convert_function(self.module, self.out, stmt, prefix + stmt.name.value, self.fast_path, self.lazy)
         if isinstance(stmt, cst.ClassDef):
-            return _convert_inside(self.state, stmt, prefix + stmt.name.value + ".", self.fast_path, self.lazy)
+            return _convert_inside(self.module, self.out, stmt, prefix + stmt.name.value + ".", self.fast_path, self.lazy)
         if isinstance(stmt, (cst.If, cst.Try, cst.With)) or type(stmt).__name__ in ("TryStar", "For", "While"):
             return self._compound(stmt, prefix)
         return stmt

@@ -6,13 +6,22 @@ set a flag runs under ``if not flag:``; loops stop through their test
 (recorded in ``Context.loop_flags`` for the control-flow converter); loop
 ``else:`` clauses run under ``if not break_N:``. The result is plain Python
 (ifs and loops), which the control-flow converter then rewrites.
+
+Entry: ``transform(stmts, JumpInputs) -> JumpResult``. The statements it
+makes are entered in the node table (``tables.NodeTable``); what the
+control-flow converter and the function's assembly need to know about them
+(which statements initialise a flag, which flags stop a loop, which ifs are
+guards) is in the result.
 """
 from __future__ import annotations
 
 import libcst as cst
 
+from dataclasses import dataclass
+
 from . import _nodes as n
 from .analysis import Facts
+from .tables import FreshNames, NodeTable, block_statements
 
 
 class _Loop:
@@ -21,13 +30,6 @@ class _Loop:
     def __init__(self, brk, cont):
         self.brk = brk
         self.cont = cont
-
-
-def block_statements(block) -> list:
-    """The statements of a block; a one-line suite becomes a statement line."""
-    if isinstance(block, cst.SimpleStatementSuite):
-        return [cst.SimpleStatementLine(body=block.body, trailing_whitespace=block.trailing_whitespace)]
-    return list(block.body)
 
 
 def always_returns(stmts) -> bool:
@@ -57,50 +59,93 @@ def _open_leaves(stmt: cst.If) -> int:
     return count + (0 if always_returns(block_statements(orelse.body)) else 1)
 
 
+@dataclass(frozen=True)
+class JumpInputs:
+    """What jump lowering reads."""
+
+    table: NodeTable  # facts and lines; the statements made here are entered in it
+    fresh: FreshNames  # names for the break_N / continue_N flags
+    do_return: str | None = None  # the flag a lowered ``return`` sets (None: returns stay)
+    retval: str | None = None  # the variable a lowered ``return v`` assigns
+
+
+@dataclass(frozen=True)
+class JumpResult:
+    """The lowered statements, and what the passes after need to know about
+    the statements made."""
+
+    stmts: list
+    flag_inits: frozenset  # statements that initialise a flag (``break_N = False``)
+    flag_sets: dict  # flag -> the statements that set it
+    flags_read: frozenset  # the flags some guard or loop test reads
+    loop_flags: dict  # lowered loop -> the flags that stop it (its test checks them)
+    guards: dict  # ``if not <flags>: ...`` made here -> the name of its helper
+
+
+def transform(stmts, inputs: JumpInputs) -> JumpResult:
+    """Lower the jumps of a function's statements ``stmts``."""
+    lowering = JumpLowering(inputs)
+    out, _ = lowering.block(stmts, None)
+    return JumpResult(
+        out,
+        frozenset(lowering.flag_inits),
+        lowering.flag_sets,
+        frozenset(lowering.flags_read),
+        lowering.loop_flags,
+        lowering.guards,
+    )
+
+
 class JumpLowering:
-    def __init__(self, ctx):
-        self.ctx = ctx  # converters.functions.FunctionContext
+    def __init__(self, inputs: JumpInputs):
+        self.table = inputs.table
+        self.fresh = inputs.fresh
+        self.do_return = inputs.do_return
+        self.retval = inputs.retval
+        # what the lowering made (see JumpResult)
+        self.flag_inits: set = set()
+        self.flag_sets: dict = {}
+        self.flags_read: set = set()
+        self.loop_flags: dict = {}
+        self.guards: dict = {}
 
     # Facts and lines for the nodes this pass creates.
     def _made(self, node, origin, reads=(), writes=(), kills=()):
-        ctx = self.ctx
-        ctx.lines[node] = ctx.line_of(origin)
-        ctx.info.facts[node] = Facts(set(reads), set(writes), set(kills))
-        return node
+        return self.table.add(node, origin, Facts(set(reads), set(writes), set(kills)))
 
     def _flag_set(self, flag, origin, value=True):
         stmt = n.assign(flag, n.true() if value else n.false())
         self._made(stmt, origin, writes=(flag,), kills=(flag,))
         self._made(stmt.body[0], origin, writes=(flag,), kills=(flag,))
-        self.ctx.flag_sets.setdefault(flag, set()).add(stmt)
+        self.flag_sets.setdefault(flag, set()).add(stmt)
         return stmt
 
     def _guard(self, flags, body, origin, kind="rest"):
         """``if not <flags>: body``; ``kind`` names its helper: ``rest`` (of a
         block after a jump), ``loop_else``, ``try_else``."""
         flags = sorted(flags)
-        self.ctx.flags_read.update(flags)
+        self.flags_read.update(flags)
         node = n.if_(n.none_of(flags), body)
-        self.ctx.info.facts[node.test] = Facts(set(flags), set(), set())  # the flags are live before it
-        self.ctx.guards[node] = kind
+        self.table.info.facts[node.test] = Facts(set(flags), set(), set())  # the flags are live before it
+        self.guards[node] = kind
         reads = set(flags)
         writes = set()
         for s in body:
-            reads |= self.ctx.info.reads(s)
-            writes |= self.ctx.info.writes(s)
+            reads |= self.table.reads(s)
+            writes |= self.table.writes(s)
         return self._made(node, origin, reads, writes)
 
     def _rebuilt(self, old, new, extra_flags):
         """Register a rebuilt compound statement: the old facts plus flags."""
         if new is old:
             return new
-        f = self.ctx.info.facts.get(old)
+        f = self.table.facts(old)
         reads = set(f.reads) if f else set()
         writes = set(f.writes) if f else set()
         reads |= extra_flags
         writes |= extra_flags
-        self.ctx.lines[new] = self.ctx.line_of(old)
-        self.ctx.info.facts[new] = Facts(reads, writes, set(), f.yields if f else False, f.returns if f else False, set(f.jumps) if f else set())
+        self.table.add(new, old, Facts(reads, writes, set(), f.yields if f else False, f.returns if f else False,
+                                       set(f.jumps) if f else set()))
         return new
 
     # -- blocks -------------------------------------------------------------
@@ -120,18 +165,18 @@ class JumpLowering:
         new = self._append_to_open_leaf(stmt, rest)
         reads, writes = set(), set()
         for node in (stmt, *rest):
-            reads |= self.ctx.info.reads(node)
-            writes |= self.ctx.info.writes(node)
+            reads |= self.table.reads(node)
+            writes |= self.table.writes(node)
         self._register_if(new, stmt, reads, writes)
         return new
 
     def _register_if(self, new, old, reads, writes):
-        f = self.ctx.info.facts.get(old)
-        self.ctx.lines[new] = self.ctx.line_of(old)
-        self.ctx.info.facts[new] = Facts(reads, writes, set(), f.yields if f else False, f.returns if f else False, set(f.jumps) if f else set())
+        f = self.table.facts(old)
+        self.table.add(new, old, Facts(reads, writes, set(), f.yields if f else False, f.returns if f else False,
+                                       set(f.jumps) if f else set()))
 
     def _append_to_open_leaf(self, stmt, rest):
-        body = self.ctx.stmts(stmt.body)
+        body = self.table.stmts(stmt.body)
         if not always_returns(body):
             return stmt.with_changes(body=cst.IndentedBlock(body=[*body, *rest]))
         orelse = stmt.orelse
@@ -139,22 +184,22 @@ class JumpLowering:
             return stmt.with_changes(orelse=cst.Else(body=cst.IndentedBlock(body=list(rest))))
         if isinstance(orelse, cst.If):
             new_elif = self._append_to_open_leaf(orelse, rest)
-            f = self.ctx.info.facts.get(orelse)
+            f = self.table.facts(orelse)
             reads = set(f.reads) if f else set()
             writes = set(f.writes) if f else set()
             for r in rest:
-                reads |= self.ctx.info.reads(r)
-                writes |= self.ctx.info.writes(r)
+                reads |= self.table.reads(r)
+                writes |= self.table.writes(r)
             self._register_if(new_elif, orelse, reads, writes)
             return stmt.with_changes(orelse=new_elif)
-        else_body = self.ctx.stmts(orelse.body)
+        else_body = self.table.stmts(orelse.body)
         return stmt.with_changes(orelse=orelse.with_changes(body=cst.IndentedBlock(body=[*else_body, *rest])))
 
     def block(self, stmts, loop):
         """Lower a list of statements; return (statements, flags it may set)."""
         out = []
         flags = set()
-        if self.ctx.do_return is not None:
+        if self.do_return is not None:
             for i, stmt in enumerate(stmts):
                 folded = self._fold_early_return(stmt, stmts[i + 1 :])
                 if folded is not None:
@@ -164,7 +209,7 @@ class JumpLowering:
             lowered, set_here = self.statement(stmt, loop)
             out.extend(lowered)
             flags |= set_here
-            stop = {f for f in set_here if f == self.ctx.do_return or (loop and f in (loop.brk, loop.cont))}
+            stop = {f for f in set_here if f == self.do_return or (loop and f in (loop.brk, loop.cont))}
             if stop and i + 1 < len(stmts):
                 rest, rest_flags = self.block(stmts[i + 1 :], loop)
                 if rest:
@@ -174,14 +219,14 @@ class JumpLowering:
         return out, flags
 
     def _sub_block(self, block, loop):
-        stmts = self.ctx.stmts(block)
+        stmts = self.table.stmts(block)
         new, flags = self.block(stmts, loop)
         if not flags and len(new) == len(stmts) and all(a is b for a, b in zip(new, stmts)):
             return block, flags
         return cst.IndentedBlock(body=new, header=getattr(block, "header", cst.TrailingWhitespace())), flags
 
     def statement(self, stmt, loop):
-        if self.ctx.kept(stmt):
+        if self.table.kept(stmt):
             return self._kept(stmt, loop)
         if isinstance(stmt, cst.SimpleStatementLine):
             return self._simple(stmt, loop)
@@ -236,8 +281,7 @@ class JumpLowering:
         return [stmt], set()
 
     def _simple(self, stmt, loop):
-        ctx = self.ctx
-        lower_return = ctx.do_return is not None
+        lower_return = self.do_return is not None
         for i, small in enumerate(stmt.body):
             if isinstance(small, (cst.Break, cst.Continue)) or (lower_return and isinstance(small, cst.Return)):
                 break
@@ -250,18 +294,18 @@ class JumpLowering:
                 body=[s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT) for s in stmt.body[:i]],
                 leading_lines=stmt.leading_lines,
             )
-            f = ctx.info.facts.get(stmt)
+            f = self.table.facts(stmt)
             self._made(before, stmt, f.reads if f else (), f.writes if f else ())
             out.append(before)
         small = stmt.body[i]
         if isinstance(small, cst.Return):
             value = small.value if small.value is not None else n.none()
-            f = ctx.info.facts.get(small)
-            ret = n.assign(ctx.retval, value)
-            self._made(ret, stmt, f.reads if f else (), (ctx.retval,), (ctx.retval,))
+            f = self.table.facts(small)
+            ret = n.assign(self.retval, value)
+            self._made(ret, stmt, f.reads if f else (), (self.retval,), (self.retval,))
             out.append(ret)
-            out.append(self._flag_set(ctx.do_return, stmt))
-            return self._keep_comments(stmt, out, i, comment_at=len(out) - 2), {ctx.do_return}
+            out.append(self._flag_set(self.do_return, stmt))
+            return self._keep_comments(stmt, out, i, comment_at=len(out) - 2), {self.do_return}
         if isinstance(small, cst.Break):
             out.append(self._flag_set(loop.brk, stmt))
             return self._keep_comments(stmt, out, i), {loop.brk}
@@ -274,20 +318,18 @@ class JumpLowering:
         for a return)."""
         last = out[comment_at]
         new_last = last.with_changes(trailing_whitespace=stmt.trailing_whitespace)
-        self.ctx.lines[new_last] = self.ctx.lines.get(last, self.ctx.line_of(stmt))
-        self.ctx.info.facts[new_last] = self.ctx.info.facts.get(last)
-        if last in self.ctx.flag_inits:
-            self.ctx.flag_inits.add(new_last)
-        for made in self.ctx.flag_sets.values():
+        self.table.add(new_last, stmt, self.table.facts(last), line=self.table.lines.get(last))
+        if last in self.flag_inits:
+            self.flag_inits.add(new_last)
+        for made in self.flag_sets.values():
             if last in made:
                 made.add(new_last)
         out[comment_at] = new_last
         if i == 0 and stmt.leading_lines:
             first = out[0]
             new_first = first.with_changes(leading_lines=stmt.leading_lines)
-            self.ctx.lines[new_first] = self.ctx.lines.get(first, self.ctx.line_of(stmt))
-            self.ctx.info.facts[new_first] = self.ctx.info.facts.get(first)
-            for made in self.ctx.flag_sets.values():
+            self.table.add(new_first, stmt, self.table.facts(first), line=self.table.lines.get(first))
+            for made in self.flag_sets.values():
                 if first in made:
                     made.add(new_first)
             out[0] = new_first
@@ -310,24 +352,23 @@ class JumpLowering:
         return [self._rebuilt(stmt, stmt.with_changes(body=body, orelse=orelse), flags)], flags
 
     def _loop(self, stmt, outer):
-        ctx = self.ctx
-        jumps = ctx.info.loop_jumps.get(stmt, ())
-        line = ctx.line_of(stmt)
-        brk = ctx.fresh(f"break_{line}") if "break" in jumps else None
-        cont = ctx.fresh(f"continue_{line}") if "continue" in jumps else None
+        jumps = self.table.info.loop_jumps.get(stmt, ())
+        line = self.table.line_of(stmt)
+        brk = self.fresh(f"break_{line}") if "break" in jumps else None
+        cont = self.fresh(f"continue_{line}") if "continue" in jumps else None
         inner = _Loop(brk, cont)
-        stmts = self.ctx.stmts(stmt.body)
+        stmts = self.table.stmts(stmt.body)
         body_stmts, body_flags = self.block(stmts, inner)
-        escaping = {f for f in body_flags if f == ctx.do_return}
+        escaping = {f for f in body_flags if f == self.do_return}
         if cont:
             reset = self._flag_set(cont, stmt, value=False)
-            ctx.flag_inits.add(reset)
+            self.flag_inits.add(reset)
             body_stmts = [reset, *body_stmts]
         stop = sorted(({brk} if brk else set()) | escaping)
         out = []
         if brk:
             init = self._flag_set(brk, stmt, value=False)
-            ctx.flag_inits.add(init)
+            self.flag_inits.add(init)
             out.append(init)
         changed = (
             bool(body_flags)
@@ -340,12 +381,12 @@ class JumpLowering:
             new_body = cst.IndentedBlock(body=body_stmts, header=getattr(stmt.body, "header", cst.TrailingWhitespace()))
             new_loop = self._rebuilt(stmt, stmt.with_changes(body=new_body, orelse=None), body_flags | set(stop))
         if stop:
-            ctx.loop_flags[new_loop] = stop
-            ctx.flags_read.update(stop)
+            self.loop_flags[new_loop] = stop
+            self.flags_read.update(stop)
         out.append(new_loop)
         flags = set(escaping)
         if stmt.orelse is not None:
-            else_stmts, else_flags = self.block(self.ctx.stmts(stmt.orelse.body), outer)
+            else_stmts, else_flags = self.block(self.table.stmts(stmt.orelse.body), outer)
             flags |= else_flags
             if stop:
                 out.append(self._guard(stop, else_stmts, stmt, "loop_else"))
@@ -363,7 +404,7 @@ class JumpLowering:
             handlers.append(h.with_changes(body=hb) if hb is not h.body else h)
         orelse = stmt.orelse
         if orelse is not None:
-            original = self.ctx.stmts(orelse.body)
+            original = self.table.stmts(orelse.body)
             else_stmts, f = self.block(original, loop)
             flags |= f
             if body_flags:

@@ -14,6 +14,9 @@ Only local variables of the function are rewritten (``self.xs.append`` or a
 global list stay as written): the rebinding must not change which object any
 other name sees, and on Python lists ``list_append``/``list_pop`` return the
 same list object.
+
+Entry: ``transform(small, local_names) -> small | None`` (a statement-level
+rewrite the function's driver gives the control-flow converter).
 """
 from __future__ import annotations
 
@@ -35,10 +38,10 @@ def _method_call(expr, method):
     return None
 
 
-def _pop(expr, is_local):
+def _pop(expr, local_names):
     """``(list name, pop arguments)`` when ``expr`` is ``xs.pop(...)`` on a local."""
     found = _method_call(expr, "pop")
-    if found and len(found[1]) <= 1 and is_local(found[0]):
+    if found and len(found[1]) <= 1 and found[0] in local_names:
         return found
     return None
 
@@ -47,16 +50,18 @@ def _item(expr, index: int):
     return cst.Subscript(value=expr, slice=[cst.SubscriptElement(cst.Index(cst.Integer(str(index))))])
 
 
-def convert(small, is_local):
+def transform(small, local_names):
+    """The small statement ``small`` in its list-operator form; None when it
+    has none. ``local_names``: the function's local variables (a container)."""
     if isinstance(small, cst.Expr):
         found = _method_call(small.value, "append")
-        if found and len(found[1]) == 1 and is_local(found[0]):
+        if found and len(found[1]) == 1 and found[0] in local_names:
             target, args = found
             return cst.Assign(
                 targets=[cst.AssignTarget(n.name(target))],
                 value=n.ag_call("list_append", n.name(target), args[0]),
             )
-        found = _pop(small.value, is_local)
+        found = _pop(small.value, local_names)
         if found:
             target, args = found
             return cst.Assign(
@@ -65,13 +70,13 @@ def convert(small, is_local):
             )
         return None
     if isinstance(small, cst.Return) and small.value is not None:
-        found = _pop(small.value, is_local)
+        found = _pop(small.value, local_names)
         if found:
             target, args = found
             return small.with_changes(value=_item(n.ag_call("list_pop", n.name(target), *args), 1))
         return None
     if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
-        found = _pop(small.value, is_local)
+        found = _pop(small.value, local_names)
         if found and found[0] != small.target.value:
             target, args = found
             op = cst.SimpleString(repr(cst.Module([]).code_for_node(small.operator).strip()))
@@ -82,7 +87,7 @@ def convert(small, is_local):
             )
         return None
     if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-        found = _pop(small.value, is_local)
+        found = _pop(small.value, local_names)
         if found:
             target, args = found
             if target == small.targets[0].target.value:

@@ -44,8 +44,8 @@ from ._depth import too_deep
 
 from . import _nodes as n
 from ._result import ConversionError, ConversionResult
-from .functions import BlockWalker, ModuleState, _Mangle
-from .jumps import block_statements
+from . import functions
+from .tables import block_statements
 from .lines import LineTableMismatch, statement_lines, strip_anchors
 
 
@@ -162,20 +162,26 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
         for node, line in lines.items():
             if isinstance(node, cst.FunctionDef) and line in by_line:
                 cols[node], ends[node] = by_line[line]
-    state = ModuleState(source, lines, cols, ends, first_line, module.default_newline)
-    state.verbatim = function is None
     lazy = lazy and fast_path
-    # One function alone: its functional form is a def printed before it (a
-    # separate function, so the user's locals stay fast locals, not cells).
-    state.functional_by_name = lazy and function is not None
+    facts = functions.ModuleFacts(
+        source, lines, cols, ends, first_line, module.default_newline,
+        # the fast path is copied from the source unless one function is
+        # printed alone (re-indented, perhaps mangled)
+        verbatim=function is None,
+        # One function alone: its functional form is a def printed before it (a
+        # separate function, so the user's locals stay fast locals, not cells).
+        functional_by_name=lazy and function is not None,
+    )
     stmts = list(module.body)
-    body = BlockWalker(state, fast_path, lazy).block(stmts, "")
+    out = functions.transform(stmts, facts, fast_path, lazy)
+    body = out.body
+    report = out.report
     changed = body is not stmts  # (the walker returns its input when nothing changed)
     prologue = []
     if bind and changed and function is None:
         prologue.append(cst.parse_statement(bind + "\n"))
-    if state.functional_defs and function is None:
-        prologue.append(_functional_table(module, state.functional_defs, state.functional_qualnames, state.identifiers))
+    if out.functional_defs and function is None:
+        prologue.append(_functional_table(module, out.functional_defs, out.functional_keys, facts.identifiers))
     if prologue:
         body = _with_prologue(body, prologue, lines)
         changed = True
@@ -184,30 +190,29 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
         node = _find(body, function.split("."))
         if node is None:
             raise ConversionError(filename, 1, 1, f"no function named {function!r}")
-        wanted = {r for r in state.report if r.qualname == function or r.qualname.startswith(function + ".")}
-        state.report[:] = [r for r in state.report if r in wanted]
+        report = [r for r in report if r.qualname == function or r.qualname.startswith(function + ".")]
         original = _find(list(module.body), function.split("."))
         line = lines.get(original, 1)
         if strip_decorators and node.decorators:
             node = node.with_changes(decorators=[])
             line = lines.get((original, "def"), line)
         if mangle_class:
-            mangle = _Mangle(mangle_class)
-            node = node.with_changes(params=mangle.rewrite(node.params), body=mangle.rewrite(node.body))
+            node = node.with_changes(params=functions.mangle(node.params, mangle_class),
+                                     body=functions.mangle(node.body, mangle_class))
         text = new_module.code_for_node(node.with_changes(leading_lines=[]))
         text = f"#{n.MARK}{line}\n" + text
-        own = [d for d, k in zip(state.functional_defs, state.functional_qualnames)
+        own = [d for d, k in zip(out.functional_defs, out.functional_keys)
                if k.rpartition("@")[0] == function or k.startswith(function + ".")]
         if own:
             if mangle_class:
-                own = [mangle.rewrite(d) for d in own]
+                own = [functions.mangle(d, mangle_class) for d in own]
             text = module.with_changes(body=own, header=[], footer=[]).code + text
     else:
         text = new_module.code
         if first_line != 1:
             text = f"#{n.MARK}{first_line}\n" + text
     code, line_map = strip_anchors(text)
-    return ConversionResult(filename=filename, code=code, line_map=line_map, report=list(state.report))
+    return ConversionResult(filename=filename, code=code, line_map=line_map, report=list(report))
 
 
 def _with_prologue(body, prologue, lines):

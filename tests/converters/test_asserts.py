@@ -1,4 +1,4 @@
-"""asserts.convert: an assert in, an assert that calls the operators out."""
+"""asserts.transform: an assert in, an assert that calls the operators out."""
 import libcst as cst
 import pytest
 
@@ -18,7 +18,7 @@ CASES = [
 @pytest.mark.parametrize("src, expected", CASES)
 def test_assert(src, expected):
     small = cst.parse_statement(src + "\n").body[0]
-    out = asserts.convert(small)
+    out = asserts.transform(small)
     if expected is None:
         assert out is None
     else:

@@ -1,4 +1,4 @@
-"""lists.convert: one small statement in, its list-operator form out."""
+"""lists.transform: one small statement in, its list-operator form out."""
 import libcst as cst
 import pytest
 
@@ -26,7 +26,7 @@ CASES = [
 @pytest.mark.parametrize("src, expected", CASES)
 def test_list_statement(src, expected):
     small = cst.parse_statement(src + "\n").body[0]
-    out = lists.convert(small, lambda name: name != "g")
+    out = lists.transform(small, frozenset({"xs", "v", "self"}))
     if expected is None:
         assert out is None
     else:
