@@ -165,7 +165,7 @@ class Dataset:
         return Dataset(it, spec)
 
     # transformations -----------------------------------------------------------
-    def _function(self, fn, returns_dataset=None):
+    def _function(self, fn, returns_dataset=None, args=None):
         """fn traced over this dataset's elements (a tuple element is
         passed as positional arguments): (concrete function, flat element
         values -> flat outputs). `returns_dataset` names the transformation
@@ -174,8 +174,9 @@ class Dataset:
             cf, captured = next(_REPLAYING[-1])
             run = cf._fn
             return cf, (lambda *flat: run(*flat, *captured))
-        specs = self.element_spec
-        args = tuple(specs) if isinstance(specs, tuple) else (specs,)
+        if args is None:
+            specs = self.element_spec
+            args = tuple(specs) if isinstance(specs, tuple) else (specs,)
         fn = fn if not isinstance(fn, Function) else fn.python_function
         f = _MapFunction(fn) if returns_dataset is None else _DatasetFunction(fn, returns_dataset)
         cf = f.get_concrete_function(*args)
@@ -189,10 +190,20 @@ class Dataset:
             raise _UsesTracedTensors
         return cf, cf._fn
 
-    def _dataset_function(self, fn, what):
+    def _dataset_function(self, fn, what, args=None):
         """(element -> Dataset, the returned datasets' element_spec)."""
-        cf, run = self._function(fn, what)
+        cf, run = self._function(fn, what, args)
         return (lambda flat: run(*flat)[0]), cf.graph.returned_dataset_spec
+
+    def _scalar_function(self, fn, what, dtype, args=None):
+        """fn traced to return one scalar of `dtype`: flat values -> that
+        value."""
+        cf, run = self._function(fn, None, args)
+        outs = cf.outputs
+        if len(outs) != 1 or outs[0].dtype is not dtype or outs[0].shape.rank not in (0, None):
+            got = ", ".join(f"{o.dtype.name}{list(o.shape.dims) if o.shape.dims is not None else ''}" for o in outs)
+            raise TypeError(f"the {what} must return a scalar {dtype.name} tensor, got ({got})")
+        return lambda *flat: run(*flat)[0]
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         cf, fn = self._function(map_func)
@@ -519,6 +530,175 @@ class Dataset:
 
         return Dataset(it, nest.pack_sequence_as(self.element_spec, [DatasetSpec(s) for s in specs]))
 
+    def scan(self, initial_state, scan_func, name=None):
+        """A running state: scan_func(state, element) returns (new state,
+        output element); the outputs are this dataset's elements."""
+        leaves = nest.flatten(initial_state)
+        if ctx.graph is not None and any(_symbolic(x) for x in leaves) and not (
+                _RECORDING and _RECORDING[-1].graph is ctx.graph):
+            return _apply_staged(Dataset.scan, (self, initial_state, scan_func), {})
+        state_specs = [TensorSpec(x.shape, x.dtype) if isinstance(x, Tensor) else _np_and_spec(x)[1] for x in leaves]
+        n_state = len(state_specs)
+        elem = self.element_spec
+        traced_specs = state_specs
+        for _ in builtins.range(2):  # again with the dims the new state changes unknown (TensorFlow's relaxing)
+            state_struct = nest.pack_sequence_as(initial_state, traced_specs) if nest.is_nested(initial_state) \
+                else traced_specs[0]
+            cf, run = self._function(scan_func, None, (state_struct, elem))
+            so = cf.structured_outputs
+            if not isinstance(so, (tuple, list)) or len(so) != 2:
+                raise TypeError("the scan_func must return a pair (new state, output element)")
+            new_state = nest.flatten(so[0])
+            if len(new_state) != n_state or any(o.dtype is not s.dtype for o, s in zip(new_state, traced_specs)):
+                raise TypeError(f"the scan_func's new state {so[0]!r} must have the structure and dtypes of the "
+                                f"initial state {initial_state!r}")
+            relaxed = [TensorSpec(s.shape.most_specific_common_supertype(o.shape), s.dtype)
+                       for o, s in zip(new_state, traced_specs)]
+            if all(r.shape == s.shape for r, s in zip(relaxed, traced_specs)):
+                break
+            traced_specs = relaxed
+        else:
+            raise TypeError("the scan_func's new state does not keep a shape")
+        out = so[1]
+        out_specs = [TensorSpec(t.shape, t.dtype) for t in nest.flatten(out)]
+        spec = nest.pack_sequence_as(out, out_specs) if nest.is_nested(out) else out_specs[0]
+        src = self
+
+        def it():
+            state = [x._value if isinstance(x, EagerTensor) else to_numpy(x, s.dtype)[0]
+                     for x, s in zip(leaves, state_specs)]
+            for flat in src._make_iter():
+                res = run(*state, *flat)
+                state, value = list(res[:n_state]), list(res[n_state:])
+                yield value
+
+        return Dataset(it, spec)
+
+    def take_while(self, predicate, name=None):
+        """Elements up to (not including) the first one the predicate is false for."""
+        pred = self._scalar_function(predicate, "take_while predicate", dt.bool)
+        src = self
+
+        def it():
+            for flat in src._make_iter():
+                if not pred(*flat):
+                    return
+                yield flat
+
+        return Dataset(it, self.element_spec)
+
+    def unique(self, name=None):
+        """Each distinct element once, in first-seen order (scalar int or
+        string elements, as TensorFlow's)."""
+        s = self.element_spec
+        if nest.is_nested(s) or s.shape.rank != 0 or not (s.dtype.is_integer or s.dtype is dt.string):
+            raise TypeError(f"Dataset.unique needs scalar integer or string elements, got {s!r}")
+        src = self
+
+        def it():
+            seen = set()
+            for flat in src._make_iter():
+                k = flat[0].item() if hasattr(flat[0], "item") else flat[0]
+                if k not in seen:
+                    seen.add(k)
+                    yield flat
+
+        return Dataset(it, s)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        """Elements grouped by key_func's int64 key into windows of
+        window_size (or window_size_func(key)); each full window, and at the
+        end each partial one (by ascending key), becomes
+        reduce_func(key, window dataset)'s elements."""
+        if (window_size is None) == (window_size_func is None):
+            raise ValueError("group_by_window needs either window_size or window_size_func")
+        key_of = self._scalar_function(key_func, "group_by_window key_func", dt.int64)
+        reduce, spec = self._dataset_function(reduce_func, "group_by_window",
+                                              (TensorSpec([], dt.int64), DatasetSpec(self.element_spec)))
+        if window_size is not None:
+            fixed = _int_arg(window_size, "window_size", None)
+            if fixed <= 0:
+                raise InvalidArgumentError(None, "GroupByWindowDataset", f"window_size must be > 0, got {fixed}")
+            size_of = None
+        else:
+            size_of = self._scalar_function(window_size_func, "group_by_window window_size_func", dt.int64,
+                                            (TensorSpec([], dt.int64),))
+        src = self
+        elem_spec = self.element_spec
+
+        def window(key, rows):
+            return reduce([np.int64(key), Dataset((lambda r: lambda: iter(r))(rows), elem_spec)])
+
+        def it():
+            groups: dict = {}
+            for flat in src._make_iter():
+                k = int(key_of(*flat))
+                rows = groups.setdefault(k, [])
+                rows.append(flat)
+                want = fixed if size_of is None else int(size_of(np.int64(k)))
+                if want <= 0:
+                    raise InvalidArgumentError(None, "GroupByWindowDataset", f"window size must be > 0, got {want}")
+                if len(rows) >= want:
+                    del groups[k]
+                    yield from window(k, rows)._make_iter()
+            for k in sorted(groups):
+                yield from window(k, groups[k])._make_iter()
+
+        return Dataset(it, spec)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=dt.int64, name=None):
+        """start, start + step, ... without end."""
+        d = dt.as_dtype(dtype)
+
+        def it():
+            v = start
+            while True:
+                yield [d.np(v)]
+                v += step
+
+        return Dataset(it, TensorSpec([], d))
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        """The next element of datasets[i] for each i of choice_dataset
+        (int64 scalars)."""
+        datasets = list(datasets)
+        if not datasets:
+            raise ValueError("choose_from_datasets needs at least one dataset")
+        cs = choice_dataset.element_spec
+        if nest.is_nested(cs) or cs.dtype is not dt.int64 or cs.shape.rank != 0:
+            raise TypeError(f"choice_dataset must be a dataset of scalar int64 tensors, got {cs!r}")
+        return _interleave_by(datasets, lambda: (int(f[0]) for f in choice_dataset._make_iter()),
+                              stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False, rerandomize_each_iteration=None):
+        """Elements of randomly chosen datasets (with probabilities `weights`,
+        uniform by default), until they are all exhausted (or, with
+        stop_on_empty_dataset, one is)."""
+        datasets = list(datasets)
+        if not datasets:
+            raise ValueError("sample_from_datasets needs at least one dataset")
+        w = np.full(len(datasets), 1.0 / len(datasets)) if weights is None else \
+            np.asarray(weights._value if isinstance(weights, EagerTensor) else weights, np.float64)
+        if w.shape != (len(datasets),):
+            raise ValueError(f"weights must have one entry per dataset ({len(datasets)}), got shape {w.shape}")
+        rng = ops._RandomState.generator(seed)
+
+        def choices():
+            live = np.array(w, np.float64)
+            while True:
+                total = live.sum()
+                if total <= 0:
+                    return
+                i = int(rng.choice(len(live), p=live / total))
+                hit = yield i
+                if hit is False:  # that dataset is exhausted: never chosen again
+                    live[i] = 0.0
+
+        return _interleave_by(datasets, choices, stop_on_empty_dataset, feedback=True)
+
     def apply(self, transformation_func, name=None):
         """transformation_func(self): a function from a dataset to a dataset."""
         return transformation_func(self)
@@ -552,6 +732,47 @@ class Dataset:
 
 def _symbolic(x):
     return isinstance(x, SymbolicTensor)
+
+
+def _interleave_by(datasets, make_choices, stop_on_empty, feedback=False):
+    specs = [d.element_spec for d in datasets]
+    for d, s in zip(datasets, specs):
+        if isinstance(d, GraphDataset):
+            raise d._unsupported("choose_from_datasets/sample_from_datasets")
+        if nest.structure_key(s) != nest.structure_key(specs[0]) or any(
+                a.dtype is not b.dtype for a, b in zip(nest.flatten(s), nest.flatten(specs[0]))):
+            raise TypeError(f"the datasets must have the same element structure and dtypes: {specs[0]!r} and {s!r}")
+
+    def it():
+        iters = [d._make_iter() for d in datasets]
+        choices = make_choices()
+        done = [False] * len(iters)
+        hit = None
+        while True:
+            try:
+                i = choices.send(hit) if feedback and hit is not None else next(choices)
+            except StopIteration:
+                return
+            if not 0 <= i < len(iters):
+                raise InvalidArgumentError(None, "DirectedInterleave", f"selector index {i} out of range "
+                                           f"[0, {len(iters)})")
+            hit = True
+            if done[i]:
+                if stop_on_empty:
+                    return
+                hit = False
+                continue
+            try:
+                flat = next(iters[i])
+            except StopIteration:
+                done[i] = True
+                if stop_on_empty:
+                    return
+                hit = False
+                continue
+            yield flat
+
+    return Dataset(it, specs[0])
 
 
 def _dataset_kernel(*values, build):
@@ -608,7 +829,8 @@ class GraphDataset:
 # Dataset methods a GraphDataset applies when the graph runs
 _STAGED_TRANSFORMS = frozenset((
     "map", "filter", "batch", "padded_batch", "unbatch", "repeat", "take", "skip", "shuffle", "enumerate",
-    "prefetch", "cache", "flat_map", "interleave", "window", "concatenate", "apply"))
+    "prefetch", "cache", "flat_map", "interleave", "window", "concatenate", "apply", "scan", "take_while",
+    "unique", "group_by_window"))
 
 # the concrete functions a transformation traced (its map_func ...), kept so
 # that re-applying it when the graph runs does not trace again: _RECORDING
@@ -645,7 +867,7 @@ def _staged_if_needed(method):
     return transformation
 
 
-for _name in ("map", "filter", "flat_map", "interleave"):
+for _name in ("map", "filter", "flat_map", "interleave", "scan", "take_while", "group_by_window"):
     setattr(Dataset, _name, _staged_if_needed(getattr(Dataset, _name)))
 
 
@@ -691,8 +913,7 @@ def _apply_staged(method, args, kwargs):
     traces = frame.traces
 
     def build(*values):
-        run_values = [v if isinstance(x, GraphDataset) else
-                      (v.item() if np.ndim(v) == 0 and x.dtype.is_numeric else EagerTensor(v, x.dtype))
+        run_values = [v if isinstance(x, GraphDataset) else EagerTensor(v, x.dtype)
                       for x, v in zip(graph_values, values[:n])]
         captured = iter(values[n:])
         _REPLAYING.append(iter([(cf, [next(captured) for _ in builtins.range(k)]) for cf, k in traces]))

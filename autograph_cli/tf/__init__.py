@@ -307,7 +307,9 @@ types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(TraceType=_Tr
 # AUTOTUNE (-1) asks tf.data to pick parallelism and buffer sizes; this runtime's
 # pipelines are sequential, so map/prefetch/interleave accept it and ignore it
 data = _types.SimpleNamespace(Dataset=_Dataset, DatasetSpec=_DatasetSpec, Iterator=_Iterator, AUTOTUNE=-1,
-                              experimental=_types.SimpleNamespace(AUTOTUNE=-1))
+                              experimental=_types.SimpleNamespace(
+                                  AUTOTUNE=-1, sample_from_datasets=_Dataset.sample_from_datasets,
+                                  choose_from_datasets=_Dataset.choose_from_datasets))
 
 
 def _debug_assert(cond_fn: Callable[..., Any]) -> Callable[..., None]:
