@@ -35,10 +35,12 @@ def _np_and_spec(x, dtype=None):
 class Dataset:
     """A re-iterable source of elements (nested structures of tensors)."""
 
-    def __init__(self, make_iter, element_spec):
+    def __init__(self, make_iter, element_spec, cardinality=-2):
         self._make_iter = make_iter  # () -> iterator of flat numpy-value lists
         self.element_spec = element_spec
         self._nested = nest.is_nested(element_spec)
+        # how many elements, known without iterating: n >= 0, INFINITE (-1) or UNKNOWN (-2)
+        self._card = cardinality
 
     # runtime ----------------------------------------------------------------
     def _flat_iter(self):
@@ -85,7 +87,7 @@ class Dataset:
         r = builtins.range(*args)
         t = dt.as_dtype(output_type)
         vals = [t.np(i) for i in r]
-        return Dataset(lambda: ([v] for v in vals), TensorSpec([], t))
+        return Dataset(lambda: ([v] for v in vals), TensorSpec([], t), len(vals))
 
     @staticmethod
     def from_tensor_slices(tensors, name=None):
@@ -118,7 +120,7 @@ class Dataset:
             for i in builtins.range(n):
                 yield [a[i] for a in arrays]
 
-        return Dataset(it, spec)
+        return Dataset(it, spec, n)
 
     @staticmethod
     def from_tensors(tensors, name=None):
@@ -137,7 +139,7 @@ class Dataset:
         pairs = [_np_and_spec(x) for x in flat]
         spec = nest.pack_sequence_as(tensors, [s for _, s in pairs])
         vals = [v for v, _ in pairs]
-        return Dataset(lambda: iter([vals]), spec)
+        return Dataset(lambda: iter([vals]), spec, 1)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None):
@@ -216,7 +218,7 @@ class Dataset:
             for flat in src._make_iter():
                 yield list(fn(*flat))
 
-        return Dataset(it, spec)
+        return Dataset(it, spec, self._card)
 
     def filter(self, predicate, name=None):
         _, fn = self._function(predicate)
@@ -252,7 +254,7 @@ class Dataset:
             if buf and not drop_remainder:
                 yield [stack([b[i] for b in buf], s) for i, s in enumerate(specs)]
 
-        return Dataset(it, nest.pack_sequence_as(self.element_spec, new_specs))
+        return Dataset(it, nest.pack_sequence_as(self.element_spec, new_specs), _batched(self._card, n, drop_remainder))
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
         """Batches whose elements are padded at the end of each dimension, to
@@ -322,7 +324,7 @@ class Dataset:
                 yield [pad_stack([b[i] for b in buf], s, t, v) for i, (s, t, v) in enumerate(zip(specs, targets, values))]
 
         new_specs = [TensorSpec(TensorShape([n if drop_remainder else None]) + t, s.dtype) for s, t in zip(specs, targets)]
-        return Dataset(it, nest.pack_sequence_as(self.element_spec, new_specs))
+        return Dataset(it, nest.pack_sequence_as(self.element_spec, new_specs), _batched(self._card, n, drop_remainder))
 
     def unbatch(self):
         src = self
@@ -349,7 +351,14 @@ class Dataset:
                     return
                 k += 1
 
-        return Dataset(it, self.element_spec)
+        n, c = self._card, _static_count(count, -1)
+        if c is None:
+            card = -2
+        elif c < 0:
+            card = 0 if n == 0 else -1
+        else:
+            card = 0 if c == 0 else n * c if n >= 0 else n
+        return Dataset(it, self.element_spec, card)
 
     def take(self, count, name=None):
         src = self
@@ -363,29 +372,53 @@ class Dataset:
                     return
                 yield flat
 
-        return Dataset(it, self.element_spec)
+        n, c = self._card, _static_count(count, -1)
+        card = -2 if c is None else n if c < 0 else c if n == -1 else -2 if n == -2 else builtins.min(n, c)
+        return Dataset(it, self.element_spec, card)
 
     def skip(self, count, name=None):
         src = self
 
         def it():
+            if count < 0:  # skips everything
+                return
             for i, flat in enumerate(src._make_iter()):
                 if i >= count:
                     yield flat
 
-        return Dataset(it, self.element_spec)
+        n, c = self._card, _static_count(count, 0)
+        card = -2 if c is None else 0 if c < 0 else n if n < 0 else builtins.max(n - c, 0)
+        return Dataset(it, self.element_spec, card)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
+        """Elements drawn at random from a buffer of `buffer_size` that the
+        input refills (TensorFlow's algorithm: a buffer at least as large as
+        the dataset shuffles it uniformly); a new order each iteration unless
+        reshuffle_each_iteration=False."""
         src = self
         rng = ops._RandomState.generator(seed)
+        size = _int_arg(buffer_size, "buffer_size", None)
+        if size == -1:  # AUTOTUNE
+            size = 1 << 62
+        if size is None or size <= 0:
+            raise InvalidArgumentError(None, "ShuffleDataset", f"buffer_size must be greater than zero, got {size}")
+        fixed = None if reshuffle_each_iteration is not False else int(rng.integers(1 << 62))
 
         def it():
-            items = list(src._make_iter())
-            order = rng.permutation(len(items))
-            for i in order:
-                yield items[i]
+            g = rng if fixed is None else np.random.default_rng(fixed)
+            buf = []
+            for flat in src._make_iter():
+                buf.append(flat)
+                if len(buf) >= size:
+                    i = int(g.integers(len(buf)))
+                    buf[i], buf[-1] = buf[-1], buf[i]
+                    yield buf.pop()
+            while buf:
+                i = int(g.integers(len(buf)))
+                buf[i], buf[-1] = buf[-1], buf[i]
+                yield buf.pop()
 
-        return Dataset(it, self.element_spec)
+        return Dataset(it, self.element_spec, self._card)
 
     def enumerate(self, start=0, name=None):
         src = self
@@ -394,7 +427,7 @@ class Dataset:
             for i, flat in enumerate(src._make_iter(), start):
                 yield [np.int64(i)] + list(flat)
 
-        return Dataset(it, (TensorSpec([], dt.int64), self.element_spec))
+        return Dataset(it, (TensorSpec([], dt.int64), self.element_spec), self._card)
 
     @staticmethod
     def zip(*datasets, name=None):
@@ -410,7 +443,10 @@ class Dataset:
                     out.extend(p)
                 yield out
 
-        return Dataset(it, tuple(d.element_spec for d in datasets))
+        cards = [d._card for d in datasets]
+        finite = [n for n in cards if n >= 0]
+        card = -2 if -2 in cards else builtins.min(finite) if finite else -1
+        return Dataset(it, tuple(d.element_spec for d in datasets), card)
 
     def concatenate(self, other):
         if isinstance(other, GraphDataset):
@@ -421,7 +457,9 @@ class Dataset:
             yield from a._make_iter()
             yield from b._make_iter()
 
-        return Dataset(it, self.element_spec)
+        cards = (a._card, b._card)
+        card = -2 if -2 in cards else -1 if -1 in cards else a._card + b._card
+        return Dataset(it, self.element_spec, card)
 
     def flat_map(self, map_func, name=None):
         """map_func maps each element to a dataset; their elements, in order."""
@@ -502,7 +540,7 @@ class Dataset:
             out = []
             for k, s in enumerate(specs):
                 values = [r[k] for r in rows]
-                out.append(Dataset((lambda vs: lambda: ([v] for v in vs))(values), s))
+                out.append(Dataset((lambda vs: lambda: ([v] for v in vs))(values), s, len(values)))
             return out
 
         def it():
@@ -528,7 +566,14 @@ class Dataset:
                 else:
                     buf, skip = [], shift - len(buf)
 
-        return Dataset(it, nest.pack_sequence_as(self.element_spec, [DatasetSpec(s) for s in specs]))
+        n = self._card
+        if n < 0:
+            card = n
+        elif drop_remainder:
+            card = (n - span) // shift + 1 if n >= span else 0
+        else:
+            card = -(-n // shift)
+        return Dataset(it, nest.pack_sequence_as(self.element_spec, [DatasetSpec(s) for s in specs]), card)
 
     def scan(self, initial_state, scan_func, name=None):
         """A running state: scan_func(state, element) returns (new state,
@@ -572,7 +617,7 @@ class Dataset:
                 state, value = list(res[:n_state]), list(res[n_state:])
                 yield value
 
-        return Dataset(it, spec)
+        return Dataset(it, spec, self._card)
 
     def take_while(self, predicate, name=None):
         """Elements up to (not including) the first one the predicate is false for."""
@@ -627,7 +672,7 @@ class Dataset:
         elem_spec = self.element_spec
 
         def window(key, rows):
-            return reduce([np.int64(key), Dataset((lambda r: lambda: iter(r))(rows), elem_spec)])
+            return reduce([np.int64(key), Dataset((lambda r: lambda: iter(r))(rows), elem_spec, len(rows))])
 
         def it():
             groups: dict = {}
@@ -657,7 +702,7 @@ class Dataset:
                 yield [d.np(v)]
                 v += step
 
-        return Dataset(it, TensorSpec([], d))
+        return Dataset(it, TensorSpec([], d), -1)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
@@ -723,15 +768,40 @@ class Dataset:
         return staged_for(self, None, body, [state], ("state",))[0]
 
     def cardinality(self):
-        n = sum(1 for _ in self._make_iter())
-        return convert_to_tensor(np.int64(n), dtype=dt.int64)
+        """The number of elements as an int64 scalar, when known without
+        iterating: tf.data.INFINITE_CARDINALITY (-1) for a dataset without
+        end, tf.data.UNKNOWN_CARDINALITY (-2) when it depends on the elements
+        (after filter, flat_map, from_generator, ...)."""
+        return convert_to_tensor(np.int64(self._card), dtype=dt.int64)
 
     def __len__(self):
-        return sum(1 for _ in self._make_iter())
+        if self._card == -1:
+            raise TypeError("The dataset is infinite.")
+        if self._card < 0:
+            raise TypeError("The dataset length is unknown.")
+        return self._card
+
+    def __bool__(self):
+        return True  # (a dataset with no elements is still a dataset; __len__ may not know)
 
 
 def _symbolic(x):
     return isinstance(x, SymbolicTensor)
+
+
+def _static_count(count, default):
+    """A count as an int, None when it is known only at run time."""
+    if count is None:
+        return default
+    if isinstance(count, SymbolicTensor):
+        return None
+    return int(count._value if isinstance(count, EagerTensor) else count)
+
+
+def _batched(n, size, drop_remainder):
+    if n < 0:
+        return n
+    return n // size if drop_remainder else -(-n // size)
 
 
 def _interleave_by(datasets, make_choices, stop_on_empty, feedback=False):

@@ -307,8 +307,11 @@ types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(TraceType=_Tr
 # AUTOTUNE (-1) asks tf.data to pick parallelism and buffer sizes; this runtime's
 # pipelines are sequential, so map/prefetch/interleave accept it and ignore it
 data = _types.SimpleNamespace(Dataset=_Dataset, DatasetSpec=_DatasetSpec, Iterator=_Iterator, AUTOTUNE=-1,
+                              INFINITE_CARDINALITY=-1, UNKNOWN_CARDINALITY=-2,
                               experimental=_types.SimpleNamespace(
-                                  AUTOTUNE=-1, sample_from_datasets=_Dataset.sample_from_datasets,
+                                  AUTOTUNE=-1, INFINITE_CARDINALITY=-1, UNKNOWN_CARDINALITY=-2,
+                                  cardinality=_Dataset.cardinality,
+                                  sample_from_datasets=_Dataset.sample_from_datasets,
                                   choose_from_datasets=_Dataset.choose_from_datasets))
 
 
