@@ -166,3 +166,51 @@ def test_sample_from_datasets_takes_every_element_with_the_weights():
         return s
 
     assert int(total()) == sum(range(5)) + sum(range(100, 103))
+
+
+# --------------------------------------------------- get_single_element
+def test_get_single_element_eager_and_traced():
+    assert int(D.range(1).map(lambda x: x + 5).get_single_element()) == 5
+    for ds, msg in ((D.range(2), "more than one element"), (D.range(0), "empty")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=msg):
+            ds.get_single_element()
+
+    @tf.function
+    def f(n):
+        pair = D.range(n, n + 1).map(lambda x: (x, x * 2)).get_single_element()  # built from a traced n
+        return pair, D.from_tensors([1, 2]).get_single_element()
+
+    (a, b), c = f(tf.constant(3, tf.int64))
+    assert (int(a), int(b), c.numpy().tolist()) == (3, 6, [1, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="empty"):
+        tf.function(lambda n: D.range(n).get_single_element())(tf.constant(0, tf.int64))
+
+
+# ------------------------------------------------ bucket_by_sequence_length
+def _ref_buckets(lengths, bounds, sizes, pad_to=None):
+    groups, out = {}, []
+
+    def emit(k, rows):
+        width = max(rows) if pad_to is None else bounds[k] - 1
+        out.append([[1] * n + [0] * (width - n) for n in rows])
+
+    for n in lengths:
+        k = sum(b <= n for b in bounds)
+        groups.setdefault(k, []).append(n)
+        if len(groups[k]) == sizes[k]:
+            emit(k, groups.pop(k))
+    for k in sorted(groups):
+        emit(k, groups[k])
+    return out
+
+
+@pytest.mark.parametrize("bounds,sizes,pad", [([3, 6], [2, 2, 2], False), ([2, 4, 8], [3, 1, 2, 4], False),
+                                              ([3, 9], [2, 3, 2], True)])
+def test_bucket_by_sequence_length_matches_reference(bounds, sizes, pad):
+    lengths = [3, 1, 5, 2, 7, 4, 1, 6, 8, 2, 5, 5, 3]
+    ds = D.from_generator(lambda: iter([[1] * n for n in lengths]), output_signature=tf.TensorSpec([None], tf.int32))
+    got = [b.numpy().tolist() for b in ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], bounds, sizes,
+                                                                    pad_to_bucket_boundary=pad)]
+    assert got == _ref_buckets(lengths, bounds, sizes, pad_to=pad or None)
+    with pytest.raises(ValueError, match="bucket_batch_sizes"):
+        ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], bounds, sizes[:-1])

@@ -1,6 +1,7 @@
 """tf.data: Dataset pipelines iterated eagerly or inside staged loops."""
 from __future__ import annotations
 
+import bisect
 import builtins
 import os
 
@@ -767,6 +768,76 @@ class Dataset:
 
         return staged_for(self, None, body, [state], ("state",))[0]
 
+    def get_single_element(self, name=None):
+        """The dataset's one element (InvalidArgumentError when it has none
+        or more); inside a function, computed when the graph runs."""
+        if ctx.graph is None:
+            return self._wrap(_single_element(self))
+        src = self._handle if isinstance(self, GraphDataset) else ctx.graph.constant(self, dt.variant, name="dataset")
+        outs = ops.apply(SINGLE_ELEMENT, [src], {"element_spec": self.element_spec})
+        return _wrap_graph_values(self.element_spec, nest.pack_sequence_as(self.element_spec, outs))
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes=None,
+                                  padding_values=None, pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        """Elements grouped by the bucket of their length (element_length_func;
+        bucket i holds lengths in [boundaries[i-1], boundaries[i])) and
+        batched per bucket (bucket_batch_sizes[i]), padded as padded_batch
+        pads (to the bucket's boundary - 1 with pad_to_bucket_boundary);
+        the partial batches come at the end, by bucket."""
+        bounds = [int(b) for b in bucket_boundaries]
+        sizes = [_int_arg(b, "bucket_batch_sizes", None) for b in bucket_batch_sizes]
+        if len(sizes) != len(bounds) + 1:
+            raise ValueError(f"len(bucket_batch_sizes) must equal len(bucket_boundaries) + 1, got {len(sizes)} and "
+                             f"{len(bounds)}")
+        if any(b >= c for b, c in zip(bounds, bounds[1:])):
+            raise ValueError(f"bucket_boundaries must be sorted and distinct, got {bounds}")
+        if pad_to_bucket_boundary and no_padding:
+            raise ValueError("pad_to_bucket_boundary and no_padding cannot both be set")
+        cf, run = self._function(element_length_func)
+        outs = cf.outputs
+        if len(outs) != 1 or not outs[0].dtype.is_integer or outs[0].shape.rank not in (0, None):
+            raise TypeError("the element_length_func must return a scalar integer tensor")
+        elem_spec = self.element_spec
+        specs = nest.flatten(elem_spec)
+
+        def shapes_for(k):
+            if not pad_to_bucket_boundary:
+                return padded_shapes
+            if k == len(bounds):
+                raise InvalidArgumentError(None, "BucketBySequenceLength", "an element is longer than the largest "
+                                           f"bucket boundary ({bounds[-1]}): pad_to_bucket_boundary cannot pad it")
+            base = [s.shape for s in specs] if padded_shapes is None else nest.flatten(padded_shapes)
+            filled = [[bounds[k] - 1 if d is None else d for d in TensorShape(b).dims] for b in base]
+            return nest.pack_sequence_as(elem_spec, filled) if nest.is_nested(elem_spec) else filled[0]
+
+        def batches(k, rows):
+            ds = Dataset((lambda r: lambda: iter(r))(rows), elem_spec, len(rows))
+            if no_padding:
+                return ds.batch(sizes[k], drop_remainder=drop_remainder)
+            return ds.padded_batch(sizes[k], shapes_for(k), padding_values, drop_remainder=drop_remainder)
+
+        stand_in = Dataset(_no_elements, elem_spec)
+        spec = (stand_in.batch(1) if no_padding else stand_in.padded_batch(1, padding_values=padding_values) if
+                pad_to_bucket_boundary else stand_in.padded_batch(1, padded_shapes, padding_values)).element_spec
+        spec = nest.pack_sequence_as(spec, [TensorSpec(TensorShape([None]) + s.shape[1:], s.dtype)
+                                            for s in nest.flatten(spec)])
+        src = self
+
+        def it():
+            groups: dict = {}
+            for flat in src._make_iter():
+                k = bisect.bisect_right(bounds, int(run(*flat)[0]))
+                rows = groups.setdefault(k, [])
+                rows.append(flat)
+                if len(rows) == sizes[k]:
+                    del groups[k]
+                    yield from batches(k, rows)._make_iter()
+            for k in sorted(groups):
+                yield from batches(k, groups[k])._make_iter()
+
+        return Dataset(it, spec)
+
     def cardinality(self):
         """The number of elements as an int64 scalar, when known without
         iterating: tf.data.INFINITE_CARDINALITY (-1) for a dataset without
@@ -845,6 +916,27 @@ def _interleave_by(datasets, make_choices, stop_on_empty, feedback=False):
     return Dataset(it, specs[0])
 
 
+def _single_element(dataset):
+    it = dataset._make_iter()
+    try:
+        first = next(it)
+    except StopIteration:
+        raise InvalidArgumentError(None, "DatasetToSingleElement", "Dataset was empty.") from None
+    for _ in it:
+        raise InvalidArgumentError(None, "DatasetToSingleElement", "Dataset had more than one element.")
+    return first
+
+
+def _single_element_kernel(dataset, element_spec):
+    values = _single_element(dataset)
+    return values[0] if len(values) == 1 else tuple(values)
+
+
+SINGLE_ELEMENT = ops.define("DatasetToSingleElement", lambda i, a: [(s.dtype, s.shape) for s in
+                                                                    nest.flatten(a["element_spec"])],
+                            _single_element_kernel, effect=True, nofold=True)
+
+
 def _dataset_kernel(*values, build):
     return build(*values)
 
@@ -888,6 +980,7 @@ class GraphDataset:
         return f"<GraphDataset element_spec={self.element_spec!r}>"
 
     reduce = Dataset.reduce
+    get_single_element = Dataset.get_single_element
 
     @staticmethod
     def _unsupported(name):
@@ -900,7 +993,7 @@ class GraphDataset:
 _STAGED_TRANSFORMS = frozenset((
     "map", "filter", "batch", "padded_batch", "unbatch", "repeat", "take", "skip", "shuffle", "enumerate",
     "prefetch", "cache", "flat_map", "interleave", "window", "concatenate", "apply", "scan", "take_while",
-    "unique", "group_by_window"))
+    "unique", "group_by_window", "bucket_by_sequence_length"))
 
 # the concrete functions a transformation traced (its map_func ...), kept so
 # that re-applying it when the graph runs does not trace again: _RECORDING
@@ -937,7 +1030,8 @@ def _staged_if_needed(method):
     return transformation
 
 
-for _name in ("map", "filter", "flat_map", "interleave", "scan", "take_while", "group_by_window"):
+for _name in ("map", "filter", "flat_map", "interleave", "scan", "take_while", "group_by_window",
+              "bucket_by_sequence_length"):
     setattr(Dataset, _name, _staged_if_needed(getattr(Dataset, _name)))
 
 
