@@ -214,3 +214,30 @@ def test_bucket_by_sequence_length_matches_reference(bounds, sizes, pad):
     assert got == _ref_buckets(lengths, bounds, sizes, pad_to=pad or None)
     with pytest.raises(ValueError, match="bucket_batch_sizes"):
         ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], bounds, sizes[:-1])
+
+
+# ------------------------------------------------------- rejection_resample
+@pytest.mark.parametrize("target,initial", [([0.5, 0.5], [0.9, 0.1]), ([0.2, 0.8], [0.9, 0.1]), ([0.5, 0.5], None),
+                                            ([0.3, 0.3, 0.4], [0.6, 0.3, 0.1])])
+def test_rejection_resample_reaches_the_target_distribution(target, initial):
+    rng = np.random.default_rng(5)
+    k = len(target)
+    p = [0.9, 0.1] if k == 2 else [0.6, 0.3, 0.1]
+    labels = rng.choice(k, size=30000, p=p).astype(np.int64)
+    ds = D.from_tensor_slices({"x": np.arange(30000), "label": labels})
+    out = list(ds.rejection_resample(lambda e: e["label"], target, initial_dist=initial, seed=11)
+               .take(4000).as_numpy_iterator())
+    classes = np.array([int(c) for c, _ in out])
+    assert all(int(c) == int(e["label"]) and labels[int(e["x"])] == int(c) for c, e in out)  # (class, element) pairs
+    settled = classes[1000:]  # (without initial_dist the estimate needs a start)
+    np.testing.assert_allclose(np.bincount(settled, minlength=k) / len(settled), target, atol=0.04)
+
+
+def test_rejection_resample_checks_its_inputs():
+    ds = D.range(10)
+    with pytest.raises(TypeError, match="class_func"):
+        ds.rejection_resample(lambda x: tf.cast(x, tf.float32), [0.5, 0.5])
+    with pytest.raises(ValueError, match="same number of classes"):
+        ds.rejection_resample(lambda x: x % 2, [0.5, 0.5], initial_dist=[1.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="outside"):
+        list(ds.rejection_resample(lambda x: x, [0.5, 0.5], initial_dist=[0.5, 0.5], seed=1))

@@ -58,6 +58,7 @@ NOT_COMPILABLE = {
     "IteratorGetNext": "tf.data pipelines run on the host",
     "IteratorGetNextFromHandle": "tf.data pipelines run on the host",
     "ReduceDataset": "tf.data pipelines run on the host",
+    "DatasetToSingleElement": "tf.data pipelines run on the host",
     "RandomUniform": "it draws from the runtime's stateful random generator",
     "RandomStandardNormal": "it draws from the runtime's stateful random generator",
     "TruncatedNormal": "it draws from the runtime's stateful random generator",

@@ -838,6 +838,69 @@ class Dataset:
 
         return Dataset(it, spec)
 
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        """(class, element) pairs whose classes (class_func's int) follow
+        target_dist: as TensorFlow's, a mixture of the input as it is (with
+        probability min(target / initial)) and of its elements accepted with
+        probability (target / initial - that) / (max - that) each; without
+        initial_dist, the input's class distribution is estimated from the
+        classes seen so far (10 pseudo-counts each to start)."""
+        target = np.asarray(target_dist._value if isinstance(target_dist, EagerTensor) else target_dist, np.float64)
+        if target.ndim != 1 or (target < 0).any():
+            raise ValueError(f"target_dist must be a vector of probabilities, got {target_dist!r}")
+        known = None if initial_dist is None else np.asarray(
+            initial_dist._value if isinstance(initial_dist, EagerTensor) else initial_dist, np.float64)
+        if known is not None and known.shape != target.shape:
+            raise ValueError("initial_dist and target_dist must have the same number of classes")
+        cf, run = self._function(class_func)
+        outs = cf.outputs
+        if len(outs) != 1 or not outs[0].dtype.is_integer or outs[0].shape.rank not in (0, None):
+            raise TypeError("the class_func must return a scalar integer tensor")
+        cdt = outs[0].dtype
+        rng = ops._RandomState.generator(seed)
+        src = self
+        tiny = np.finfo(np.float32).tiny
+
+        def mixing(initial):
+            ratio = target / (initial + tiny)
+            lo, hi = ratio.min(), ratio.max()
+            accept = (ratio - lo) / (hi - lo) if hi > lo else np.ones_like(ratio)
+            return accept, lo
+
+        def it():
+            originals, candidates = src._make_iter(), src._make_iter()
+            counts = np.full(len(target), 10.0)
+
+            def classify(flat):
+                c = int(run(*flat)[0])
+                if not 0 <= c < len(target):
+                    raise InvalidArgumentError(None, "RejectionResample", f"class_func returned {c}, outside "
+                                               f"[0, {len(target)})")
+                counts[c] += 1  # (the estimate, when initial_dist is not given)
+                return c
+
+            while True:
+                initial = known if known is not None else counts / counts.sum()
+                accept, p_original = mixing(initial)
+                if rng.random() < p_original:
+                    flat = next(originals, None)
+                    if flat is None:
+                        return
+                    c = classify(flat)
+                else:
+                    while True:
+                        flat = next(candidates, None)
+                        if flat is None:
+                            return
+                        c = classify(flat)
+                        if known is None:
+                            accept, _ = mixing(counts / counts.sum())
+                        if rng.random() < accept[c]:
+                            break
+                yield [cdt.np(c)] + list(flat)
+
+        return Dataset(it, (TensorSpec([], cdt), self.element_spec))
+
     def cardinality(self):
         """The number of elements as an int64 scalar, when known without
         iterating: tf.data.INFINITE_CARDINALITY (-1) for a dataset without
@@ -993,7 +1056,7 @@ class GraphDataset:
 _STAGED_TRANSFORMS = frozenset((
     "map", "filter", "batch", "padded_batch", "unbatch", "repeat", "take", "skip", "shuffle", "enumerate",
     "prefetch", "cache", "flat_map", "interleave", "window", "concatenate", "apply", "scan", "take_while",
-    "unique", "group_by_window", "bucket_by_sequence_length"))
+    "unique", "group_by_window", "bucket_by_sequence_length", "rejection_resample"))
 
 # the concrete functions a transformation traced (its map_func ...), kept so
 # that re-applying it when the graph runs does not trace again: _RECORDING
@@ -1031,7 +1094,7 @@ def _staged_if_needed(method):
 
 
 for _name in ("map", "filter", "flat_map", "interleave", "scan", "take_while", "group_by_window",
-              "bucket_by_sequence_length"):
+              "bucket_by_sequence_length", "rejection_resample"):
     setattr(Dataset, _name, _staged_if_needed(getattr(Dataset, _name)))
 
 
