@@ -241,3 +241,21 @@ def test_rejection_resample_checks_its_inputs():
         ds.rejection_resample(lambda x: x % 2, [0.5, 0.5], initial_dist=[1.0])
     with pytest.raises(tf.errors.InvalidArgumentError, match="outside"):
         list(ds.rejection_resample(lambda x: x, [0.5, 0.5], initial_dist=[0.5, 0.5], seed=1))
+
+
+def test_experimental_transformations_equal_the_methods():
+    exp = tf.data.experimental
+    ds = D.range(12)
+    pairs = [
+        (ds.apply(exp.scan(tf.constant(0, tf.int64), lambda s, x: (s + 1, x * s))),
+         ds.scan(tf.constant(0, tf.int64), lambda s, x: (s + 1, x * s))),
+        (ds.apply(exp.group_by_window(lambda x: x % 3, lambda k, w: w.batch(2), window_size=2)),
+         ds.group_by_window(lambda x: x % 3, lambda k, w: w.batch(2), window_size=2)),
+        (ds.apply(exp.take_while(lambda x: x < 5)), ds.take_while(lambda x: x < 5)),
+        (D.from_tensor_slices([3, 1, 3]).apply(exp.unique()), D.from_tensor_slices([3, 1, 3]).unique()),
+        (exp.Counter(4, 3).take(3), D.counter(4, 3).take(3)),
+    ]
+    for a, b in pairs:
+        assert [np.asarray(x).tolist() for x in a.as_numpy_iterator()] == \
+            [np.asarray(x).tolist() for x in b.as_numpy_iterator()]
+    assert int(exp.get_single_element(D.from_tensors(tf.constant(7)))) == 7

@@ -923,6 +923,42 @@ def _symbolic(x):
     return isinstance(x, SymbolicTensor)
 
 
+def _experimental(method, doc):
+    """tf.data.experimental's form of a transformation: a function of the
+    arguments returning `dataset -> dataset` (for Dataset.apply)."""
+    def transformation(*args, **kwargs):
+        return lambda dataset: getattr(dataset, method)(*args, **kwargs)
+
+    transformation.__name__ = transformation.__qualname__ = method
+    transformation.__doc__ = doc
+    return transformation
+
+
+def get_single_element(dataset):
+    """The dataset's one element (tf.data.experimental.get_single_element)."""
+    return dataset.get_single_element()
+
+
+def Counter(start=0, step=1, dtype=dt.int64):  # noqa: N802 - TensorFlow's name
+    """start, start + step, ... without end (tf.data.experimental.Counter)."""
+    return Dataset.counter(start, step, dtype)
+
+
+EXPERIMENTAL = {
+    "scan": _experimental("scan", "Dataset.scan as a transformation for Dataset.apply."),
+    "group_by_window": _experimental("group_by_window", "Dataset.group_by_window as a transformation for "
+                                                        "Dataset.apply."),
+    "bucket_by_sequence_length": _experimental("bucket_by_sequence_length", "Dataset.bucket_by_sequence_length as "
+                                                                            "a transformation for Dataset.apply."),
+    "rejection_resample": _experimental("rejection_resample", "Dataset.rejection_resample as a transformation for "
+                                                              "Dataset.apply."),
+    "take_while": _experimental("take_while", "Dataset.take_while as a transformation for Dataset.apply."),
+    "unique": _experimental("unique", "Dataset.unique as a transformation for Dataset.apply."),
+    "get_single_element": get_single_element,
+    "Counter": Counter,
+}
+
+
 def _static_count(count, default):
     """A count as an int, None when it is known only at run time."""
     if count is None:

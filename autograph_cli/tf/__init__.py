@@ -16,6 +16,7 @@ from autograph_cli.runtime import errors as _errors
 from autograph_cli.runtime.context import executing_eagerly
 from autograph_cli.runtime.control_flow import cond, while_loop, set_loop_options as _set_loop_options
 from autograph_cli.runtime.data import Dataset as _Dataset, DatasetSpec as _DatasetSpec, Iterator as _Iterator
+from autograph_cli.runtime.data import EXPERIMENTAL as _data_experimental
 from autograph_cli.runtime.effects import numpy_function, print_ as print, py_function  # noqa: A001
 from autograph_cli.runtime.function import Function as _Function, TraceType as _TraceType
 from autograph_cli.runtime.function import function, run_functions_eagerly as _rfe, functions_run_eagerly as _fre
@@ -312,7 +313,7 @@ data = _types.SimpleNamespace(Dataset=_Dataset, DatasetSpec=_DatasetSpec, Iterat
                                   AUTOTUNE=-1, INFINITE_CARDINALITY=-1, UNKNOWN_CARDINALITY=-2,
                                   cardinality=_Dataset.cardinality,
                                   sample_from_datasets=_Dataset.sample_from_datasets,
-                                  choose_from_datasets=_Dataset.choose_from_datasets))
+                                  choose_from_datasets=_Dataset.choose_from_datasets, **_data_experimental))
 
 
 def _debug_assert(cond_fn: Callable[..., Any]) -> Callable[..., None]:
