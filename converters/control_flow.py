@@ -9,9 +9,8 @@ are, with their blocks converted in place.
 
 Entry: ``transform(stmts, live_out, ControlFlowInputs) -> ControlFlowResult``.
 What it does to the parts it does not convert itself is given to it by the
-function's driver (``functions.py``): the statement-level rewrites of each
-simple statement (asserts, lists), the expression rewrite (expressions), and
-the conversion of a nested function or class.
+function's driver (``functions.py``): the expression rewrite (expressions)
+and the conversion of a nested function or class.
 """
 from __future__ import annotations
 
@@ -113,8 +112,9 @@ class ControlFlowInputs:
     loop_flags: Mapping  # loop -> the flags that stop it
     guards: Mapping  # guard made by jump lowering -> its helper's name
     dead: frozenset  # statements to leave out (flags nothing reads)
+    # from the statement rewrites (statements.StatementResult):
+    rebinds: Mapping  # statement line -> the names its rewrite made it bind
     # rewrites of what it keeps, chosen by the driver:
-    rewrite_small: Callable  # small statement -> its replacement, or None
     rewrite_expression: Callable  # expression or small statement -> rewritten
     convert_def: Callable  # a nested FunctionDef -> converted
     convert_class: Callable  # a nested ClassDef -> its methods converted
@@ -248,8 +248,10 @@ class ControlFlowConverter:
                 writes = writes | composites
         if not in_helper:
             self.direct_writes |= kills
+        rebinds = self.inputs.rebinds.get(stmt)
+        if rebinds:
+            writes = writes | rebinds
         smalls = []
-        compound = []
         for small in stmt.body:
             if isinstance(small, (cst.Global, cst.Nonlocal)):
                 continue  # hoisted to the top of the function
@@ -258,42 +260,15 @@ class ControlFlowConverter:
                 if small.value is None:
                     continue
                 small = cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)
-            replaced = self.inputs.rewrite_small(small)
-            if isinstance(replaced, cst.Assign):
-                rebound = replaced.targets[0].target
-                names = [e.value.value for e in rebound.elements] if isinstance(rebound, cst.Tuple) else [rebound.value]
-                writes = writes | set(names)
-            if isinstance(replaced, cst.BaseCompoundStatement):
-                line = table.line_of(small) if small in table.lines else table.line_of(stmt)
-                inner = [n.anchored(s, line) for s in replaced.body.body]
-                replaced = replaced.with_changes(body=replaced.body.with_changes(body=inner))
-                compound.append((len(smalls), self._expr(replaced)))
-                continue
-            if replaced is not None:
-                small = replaced
             small = self._expr(small)
             if small.semicolon is not cst.MaybeSentinel.DEFAULT:
                 small = n.replace(small, semicolon=cst.MaybeSentinel.DEFAULT)
             smalls.append(small)
-        if not compound:
-            if not smalls:
-                if all(isinstance(s, (cst.Global, cst.Nonlocal)) for s in stmt.body):
-                    return [], live, writes  # declarations were hoisted
-                return [n.line(cst.Pass())], live, writes
-            return [n.replace(stmt, body=smalls)], live, writes
-        # Split the line around the statements that became compound.
-        out = []
-        start = 0
-        for pos, node in compound:
-            if pos > start:
-                out.append(n.line(*smalls[start:pos]))
-            out.append(node)
-            start = pos
-        if start < len(smalls):
-            out.append(n.line(*smalls[start:]))
-        if out and stmt.leading_lines:
-            out[0] = n.replace(out[0], leading_lines=stmt.leading_lines)
-        return out, live, writes
+        if not smalls:
+            if all(isinstance(s, (cst.Global, cst.Nonlocal)) for s in stmt.body):
+                return [], live, writes  # declarations were hoisted
+            return [n.line(cst.Pass())], live, writes
+        return [n.replace(stmt, body=smalls)], live, writes
 
     def _helper(self, kind, line, params, body_block: Block, extra=()):
         """A helper def with its nonlocal/global declarations."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from . import _nodes as n
-from . import asserts, control_flow, expressions, jumps, lists
+from . import asserts, control_flow, expressions, jumps, lists, statements
 from ._result import FunctionReport, Status
 from ._visiting import NodeRewriter
 from .analysis import analyze_function
@@ -160,11 +160,11 @@ def convert_function(
     """Convert one function; record the outcome in ``out.report``.
 
     The passes, in order: ``analysis.analyze_function``; ``jumps.transform``
-    (when a jump or a return needs lowering); ``control_flow.transform``,
-    which applies to the statements it keeps the rewrites chosen here
-    (``asserts.transform`` then ``lists.transform`` on each small statement,
-    ``expressions`` on every expression, this function on nested defs); then
-    the assembly of the dual form.
+    (when a jump or a return needs lowering); ``statements.transform``
+    (``asserts.transform`` then ``lists.transform`` on each small
+    statement); ``control_flow.transform``, which applies the expression
+    rewrite (``expressions.rewriter``) to what it keeps and this function
+    to nested defs; then the assembly of the dual form.
 
     ``lazy`` (module-level functions and methods under the import hook):
     the functional form goes to a separate module compiled on first use,
@@ -237,12 +237,22 @@ def convert_function(
                 flag_inits.add(init)
                 prefix[i] = init
 
-    # 2. Control flow, with the statement and expression rewrites.
-    rewrite_expression = expressions.rewriter(expressions.ExpressionFacts(first_param, local_names))
-
+    # 2. Statement rewrites: asserts, then list accumulation, on every
+    #    simple statement (the passes before keyed some compound statements
+    #    that are rebuilt around a rewritten one: follow them).
     def rewrite_small(small):
         return asserts.transform(small) or lists.transform(small, local_names)
 
+    rewritten = statements.transform(
+        [*prefix, *work], statements.StatementInputs(table, rewrite_small, frozenset(flag_inits) | dead)
+    )
+    loop_flags, guards = (lowered.loop_flags, lowered.guards) if lowered else ({}, {})
+    if rewritten.rebuilt:
+        loop_flags = {rewritten.rebuilt.get(k, k): v for k, v in loop_flags.items()}
+        guards = {rewritten.rebuilt.get(k, k): v for k, v in guards.items()}
+
+    # 3. Control flow, with the expression rewrite; nested functions and
+    #    classes are converted here (by this driver).
     def convert_def(nested: cst.FunctionDef) -> cst.FunctionDef:
         return convert_function(module, out, nested, f"{qualname}.<locals>.{nested.name.value}", fast_path=False)
 
@@ -251,16 +261,15 @@ def convert_function(
         return _convert_inside(module, out, cls, f"{qualname}.<locals>.{cls.name.value}.", fast_path=False)
 
     flow = control_flow.transform(
-        [*prefix, *work],
+        rewritten.stmts,
         {x for x in (retval, end_flag) if x is not None},
         control_flow.ControlFlowInputs(
-            table, fresh, frozenset(flag_inits),
-            lowered.loop_flags if lowered else {}, lowered.guards if lowered else {}, dead,
-            rewrite_small, rewrite_expression, convert_def, convert_class,
+            table, fresh, frozenset(flag_inits), loop_flags, guards, dead, rewritten.rebinds,
+            expressions.rewriter(expressions.ExpressionFacts(first_param, local_names)), convert_def, convert_class,
         ),
     )
 
-    # 3. Assembly: the functional form, then the dual form around it.
+    # 4. Assembly: the functional form, then the dual form around it.
     functional = list(flow.stmts)
     if retval is not None:
         if always:  # every path returns: the marker never reaches the end

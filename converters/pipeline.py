@@ -6,19 +6,25 @@ The passes, in order:
    guard) and ``libcst.parse_module``; ``lines.statement_lines`` pairs the
    two trees: every libcst statement's line, every function's column and
    last line.
-2. ``functions.BlockWalker`` walks the module (module level, classes,
-   module-level ``if``/``try``/``with``) and hands each function to
-   ``functions.convert_function``, which runs, per function:
+2. ``functions.transform`` walks the module (module level, classes,
+   module-level ``if``/``try``/``with``; ``ModuleFacts`` in, ``ModuleOutput``
+   out) and hands each function to ``functions.convert_function``, the
+   function's driver, which runs these passes in order (each one public
+   ``transform`` whose declared inputs and result are dataclasses):
    a. ``analysis.analyze_function``: the facts of every statement (names
       read, bound, killed; yields, returns, jumps) and what makes the
-      function unconvertible -- computed once, read by every pass below;
-   b. ``jumps.JumpLowering``: ``break``/``continue``/``return`` inside
-      control flow become flags and guards;
-   c. ``control_flow.ControlFlowConverter``: ``if``/``while``/``for`` become
-      helper functions and ``ag__`` calls (backwards, for liveness); each
-      simple statement goes through ``lists``, ``asserts`` and the
-      ``expressions`` rewriter;
-   d. the dual form: the functional form behind ``if not ag__.fast:``,
+      function unconvertible -- computed once, read by every pass below
+      through the node table (``tables.NodeTable``, which each pass extends
+      with the statements it makes);
+   b. ``jumps.transform``: ``break``/``continue``/``return`` inside control
+      flow become flags and guards;
+   c. ``statements.transform``: each simple statement through
+      ``asserts.transform`` then ``lists.transform``;
+   d. ``control_flow.transform``: ``if``/``while``/``for`` become helper
+      functions and ``ag__`` calls (backwards, for liveness); what it keeps
+      goes through ``expressions.rewriter``; nested functions go back to
+      the driver;
+   e. the dual form: the functional form behind ``if not ag__.fast:``,
       then the user's statements copied from the source text
       (``_nodes.Verbatim``); or, lazily, a stub and a module-level def for
       the table of functional forms.

@@ -1,8 +1,8 @@
-"""ExpressionConverter: one expression in, its converted text out."""
+"""expressions.transform: one expression in, its converted text out."""
 import libcst as cst
 import pytest
 
-from converters.expressions import ExpressionConverter
+from converters.expressions import ExpressionFacts, transform
 
 CASES = [
     # logical operators, chains flattened (same value, same short-circuit)
@@ -43,7 +43,7 @@ CASES = [
 
 def _convert(src, first_param="self", local_names=frozenset()):
     node = cst.parse_expression(src)
-    return cst.Module([]).code_for_node(ExpressionConverter(first_param, local_names).rewrite(node))
+    return cst.Module([]).code_for_node(transform(node, ExpressionFacts(first_param, local_names)))
 
 
 @pytest.mark.parametrize("src, expected", CASES)
@@ -61,4 +61,4 @@ def test_super_without_a_first_parameter_stays():
 
 def test_an_unchanged_expression_is_the_same_object():
     node = cst.parse_expression("x + y[1]")
-    assert ExpressionConverter(None).rewrite(node) is node
+    assert transform(node, ExpressionFacts(None)) is node

@@ -2,7 +2,7 @@
 import libcst as cst
 import pytest
 
-from converters import lists
+from converters import convert, lists
 
 CASES = [
     ("xs.append(v)", "xs = ag__.list_append(xs, v)"),
@@ -31,3 +31,113 @@ def test_list_statement(src, expected):
         assert out is None
     else:
         assert cst.Module([]).code_for_node(out) == expected
+
+
+# Whole functions (``fast_path=False``): the rewrite of every simple
+# statement, wherever control flow puts it. Inside a helper an annotated
+# assignment is a plain one (and so a pop); one-line suites, elif chains and
+# loops rebuilt by jump lowering keep what the earlier passes recorded.
+FUNCTIONS = {
+    "annotated_pop_in_a_loop_body": (
+        """
+def f(xs, n):
+    for i in range(n):
+        v: int = xs.pop()
+    t: int = xs.pop()
+    return v, t
+""",
+        """
+def f(xs, n):
+    i: object
+    v: object
+    def loop_body_3(item):
+        nonlocal i, v, xs
+        i = item
+        xs, v = ag__.list_pop(xs)
+    ag__.for_stmt(ag__.converted(range)(n), None, loop_body_3, ('v', 'xs'))
+    t: int = ag__.converted(xs.pop)()
+    return v, t
+""",
+    ),
+    "one_line_suite_and_elif": (
+        """
+def f(xs, n):
+    out = []
+    if n > 0: out.append(n)
+    elif n < 0:
+        out.append(-n)
+    return out
+""",
+        """
+def f(xs, n):
+    out = []
+    def if_body_4():
+        nonlocal out
+        out = ag__.list_append(out, n)
+    def else_body_4():
+        nonlocal out
+        def if_body_5():
+            nonlocal out
+            out = ag__.list_append(out, -n)
+        ag__.if_stmt(n < 0, if_body_5, None, ('out',))
+    ag__.if_stmt(n > 0, if_body_4, else_body_4, ('out',))
+    return out
+""",
+    ),
+    "append_in_a_loop_with_break": (
+        """
+def f(n):
+    out = []
+    i = 0
+    while i < n:
+        i += 1
+        if i > 5:
+            break
+        out.append(i)
+    return out
+""",
+        """
+def f(n):
+    out = []
+    i = 0
+    break_5 = False
+    def loop_test_5():
+        return ag__.and_(ag__.not_(break_5), lambda: i < n)
+    def loop_body_5():
+        nonlocal break_5, i, out
+        i += 1
+        def if_body_7():
+            nonlocal break_5
+            break_5 = True
+        ag__.if_stmt(i > 5, if_body_7, None, ('break_5',))
+        def rest_9():
+            nonlocal out
+            out = ag__.list_append(out, i)
+        ag__.if_stmt(ag__.not_(break_5), rest_9, None, ('out',))
+    ag__.while_stmt(loop_test_5, loop_body_5, ('break_5', 'i', 'out'))
+    return out
+""",
+    ),
+    "generator_keeps_its_loop": (
+        """
+def f(n):
+    out = []
+    for i in range(n):
+        out.append(i)
+        yield i
+""",
+        """
+def f(n):
+    out = []
+    for i in ag__.converted(range)(n):
+        out = ag__.list_append(out, i)
+        yield i
+""",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_list_rewrites_in_a_function(name):
+    src, expected = FUNCTIONS[name]
+    assert convert(src, fast_path=False).code.strip() == expected.strip()
