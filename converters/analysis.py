@@ -127,9 +127,20 @@ class _Analyzer(NodeVisitor):
         if self.scope_depth == 0 and _is_statement(original_node):
             self._pop(original_node)
 
+    def _header(self, expr):
+        """Walk a compound statement's test or iterable, recording its own
+        facts too: the converters ask what an if/while test or a for
+        iterable reads (names live before the statement)."""
+        if self.scope_depth == 0 and self.frames:
+            self._push()
+            self.walk(expr)
+            self._pop(expr)
+        else:
+            self.walk(expr)
+
     def visit_If(self, node):
         self.info.has_control_flow = True
-        self.walk(node.test)
+        self._header(node.test)
         self.control_depth += 1
         self.walk(node.body)
         if node.orelse is not None:
@@ -139,7 +150,7 @@ class _Analyzer(NodeVisitor):
 
     def visit_While(self, node):
         self.info.has_control_flow = True
-        self.walk(node.test)
+        self._header(node.test)
         self._loop_body(node)
         return False
 
@@ -147,7 +158,7 @@ class _Analyzer(NodeVisitor):
         self.info.has_control_flow = True
         if node.asynchronous is not None and self.scope_depth == 0:
             self._unsupported("async for")
-        self.walk(node.iter)
+        self._header(node.iter)
         self._bind(node.target)
         self._loop_body(node)
         return False

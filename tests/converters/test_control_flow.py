@@ -187,3 +187,41 @@ def functional_form(src):
 def test_control_flow(name):
     src, expected = CASES[name]
     assert functional_form(src) == textwrap.dedent(expected)
+
+
+def _loop_state(src):
+    code = functional_form(src)
+    return [line.strip() for line in code.splitlines() if "ag__.for_stmt(" in line]
+
+
+def test_names_an_if_test_or_a_for_iterable_reads_are_live_before_it():
+    """A loop variable read only by a later if test (or for iterable) is
+    carried by the loop: the test's reads were looked up on the expression,
+    which had no recorded facts, so the loop carried nothing and a staged
+    run read the loop body's tensor ("cannot be accessed here")."""
+    assert _loop_state("""
+        def f(a, b):
+            z = 1
+            for i in a:
+                z = b
+            if z <= b:
+                pass
+        """) == ["ag__.for_stmt(a, None, loop_body_4, ('z',))"]
+    assert _loop_state("""
+        def f(a, b):
+            z = 1
+            for i in a:
+                z = b
+            if a:
+                pass
+            elif z or b:
+                b = 2
+        """)[0] == "ag__.for_stmt(a, None, loop_body_4, ('z',))"
+    assert _loop_state("""
+        def f(a, b):
+            z = 1
+            for i in a:
+                z = b
+            for j in z:
+                pass
+        """)[0] == "ag__.for_stmt(a, None, loop_body_4, ('z',))"
