@@ -718,6 +718,52 @@ def test_loop_created_variables_raise_exactly_where_python_reads_them():
         staged(tf.constant(0))
 
 
+def _created_by_inner_loop(a, late):
+    # t is first bound by an inner staged loop that may run zero times on
+    # some (or every) outer iteration; it is read in the outer body
+    x = 0
+    for j in tf.range(3):
+        for i in tf.range(a + j - late):
+            t = i * 2
+        if j == 2:
+            x = x + t
+    return x
+
+
+def _created_then_cond(n, flag):
+    for i in tf.range(n):
+        t = i + 7
+    if flag > 0:
+        t = 5  # bound here: the else side passes t on without reading it
+    y = t if flag > -5 else 0
+    return y
+
+
+def _python_outcome(fn, *args):
+    try:
+        return fn(*args)
+    except UnboundLocalError:
+        return UnboundLocalError
+
+
+def test_variables_a_staged_loop_may_not_bind_stay_tracked_through_loops_and_conds():
+    """Random-program failure classes: a variable first bound by an inner
+    staged loop was carried by the outer loop as a zeros placeholder, so an
+    unbound read returned 0 (Python raises); merging such a variable in a
+    staged conditional read it (checked it) in the branch that bound it."""
+    nested = tf.function(_created_by_inner_loop)
+    cond = tf.function(_created_then_cond)
+    for fn, staged, cases in ((_created_by_inner_loop, nested, [(0, 0), (2, 0), (0, 1), (0, 2), (0, 4)]),
+                              (_created_then_cond, cond, [(0, 1), (0, 0), (3, 0), (3, 1)])):
+        for args in cases:
+            want = _python_outcome(fn, *args)
+            if want is UnboundLocalError:
+                with pytest.raises(UnboundLocalError, match="'t' is used after the loop"):
+                    staged(*[tf.constant(a) for a in args])
+            else:
+                assert staged(*[tf.constant(a) for a in args]).numpy() == want, (fn.__name__, args)
+
+
 def test_iterators_inside_functions():
     ds = tf.data.Dataset.range(5)
 

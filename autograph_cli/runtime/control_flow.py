@@ -256,7 +256,34 @@ def staged_cond(pred, true_fn, false_fn, names, location=None):
             continue
         _, fa, fb, struct = m
         start = len(then_res)
+        bound = []  # per leaf: the message of a LoopBound merged (value and count), or None
         for x, y in zip(fa, fb):
+            if isinstance(x, LoopBound) or isinstance(y, LoopBound):
+                # a variable a staged loop may not have bound, on either side:
+                # the conditional carries its value and its bound count (a
+                # branch that binds it counts 1); no read, so no check here
+                lb = x if isinstance(x, LoopBound) else y
+                bound.append(lb._message)
+                pair = []
+                for v, block in ((x, then_b), (y, else_b)):
+                    g.block = block
+                    try:
+                        if isinstance(v, LoopBound):
+                            pair.append((v._value, convert_to_tensor(v._iterations)))
+                        else:
+                            pair.append((_leaf_for(name, v, lb._value, location), convert_to_tensor(1)))
+                    finally:
+                        g.block = block.parent
+                (xt, xc), (yt, yc) = pair
+                if xt.dtype is not yt.dtype:
+                    raise TypeError(
+                        f"{_where(location)}'{name}' has dtype {xt.dtype.name} in the main branch, but dtype "
+                        f"{yt.dtype.name} in the else branch"
+                    )
+                then_res += [xt, xc]
+                else_res += [yt, yc]
+                continue
+            bound.append(None)
             if isinstance(x, TensorArray) or isinstance(y, TensorArray):
                 if not (isinstance(x, TensorArray) and isinstance(y, TensorArray)):
                     raise ValueError(f"{_where(location)}'{name}' is a TensorArray in only one branch")
@@ -286,7 +313,7 @@ def staged_cond(pred, true_fn, false_fn, names, location=None):
                 )
             then_res.append(xt)
             else_res.append(yt)
-        plan.append(("tensors", start, len(then_res), struct, fb))
+        plan.append(("tensors", start, len(then_res), struct, fb, bound))
     then_b.results = then_res
     else_b.results = else_res
     node = Node(g.unique_name("cond"), COND, [pred], {}, g.block)
@@ -305,14 +332,16 @@ def staged_cond(pred, true_fn, false_fn, names, location=None):
         if p[0] == "same":
             out.append(p[1])
         else:
-            _, s, e, struct, fb = p
+            _, s, e, struct, fb, bound = p
             leaves = node.outputs[s:e]
             flat_struct = nest.flatten(struct)
             packed = []
             it = iter(leaves)
-            for x, y in zip(flat_struct, fb):
+            for x, y, message in zip(flat_struct, fb, bound):
                 t = next(it)
-                if isinstance(x, TensorArray) or isinstance(y, TensorArray):
+                if message is not None:
+                    packed.append(LoopBound(t, next(it), message))
+                elif isinstance(x, TensorArray) or isinstance(y, TensorArray):
                     ta = x if isinstance(x, TensorArray) else y
                     other = y if ta is x else x
                     es = ta._element_shape
@@ -410,80 +439,102 @@ for _name in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mo
 LoopBound.__hash__ = None
 
 
-def _counted(names, init_values, test_fn, body_fn, extra_test_fn=None):
-    """When a loop starts with variables it may bind (undefined before it),
-    carry an iteration count too: a variable the body binds is defined
-    after the loop only if the loop ran. Returns the (maybe) extended
-    names, values and functions, and whether the count was added."""
-    # variables bound by an earlier staged loop that may have run zero times:
-    # carried unchecked (passing one on is no read); the body sees them
-    # checked against both loops' counts, and after this loop they stay
-    # checked (see _bind_created)
-    earlier = {i: v for i, v in enumerate(init_values) if isinstance(v, LoopBound)}
-    if not earlier and not any(_is_undefined(v) for v in init_values):
+def _counted(names, init_values, test_fn, body_fn, extra_test_fn=None, location=None):
+    """When a loop starts with variables it may bind (undefined before it,
+    or bound by an earlier staged loop that may have run zero times: a
+    LoopBound), carry for each one a bound count too (> 0: bound): a
+    variable is defined after the loop only if some iteration bound it, or
+    it was bound before. Returns the (maybe) extended names, values and
+    functions, and whether counts were added.
+
+    Each such variable's count is its own loop variable: 0 (undefined
+    before), the earlier loop's count (a LoopBound), 1 once the body binds
+    it unconditionally, or the count of a LoopBound the body produced (an
+    inner loop or a conditional that may not bind it). The body and the
+    loop's test see them checked (a read raises if unbound); passing one
+    on is no read."""
+    tracked = [i for i, v in enumerate(init_values) if isinstance(v, LoopBound) or _is_undefined(v)]
+    if not tracked:
         return names, list(init_values), test_fn, body_fn, extra_test_fn, False
-    names = tuple(names) + ("<iterations>",)
-    init_values = [v._value if i in earlier else v for i, v in enumerate(init_values)] + [convert_to_tensor(0)]
+    n = len(init_values)
+    messages = {i: init_values[i]._message for i in tracked if isinstance(init_values[i], LoopBound)}
+    names = tuple(names) + tuple(f"<bound {names[i]}>" for i in tracked)
+    init_values = ([v._value if isinstance(v, LoopBound) else v for v in init_values]
+                   + [init_values[i]._iterations if isinstance(init_values[i], LoopBound) else convert_to_tensor(0)
+                      for i in tracked])
 
     def checked(vals):
-        """The values the user's code sees: earlier-bound ones checked."""
-        if not earlier:
-            return vals[:-1], {}
-        out, made = list(vals[:-1]), {}
-        for i, bound in earlier.items():
-            lb = LoopBound(out[i], ops.add(bound._iterations, vals[-1]), bound._message)
-            made[i] = lb
-            out[i] = lb
-        return out, made
-
-    def unchecked(out, made):
-        out = list(out)
-        for i, lb in made.items():
-            if out[i] is lb:  # not rebound by the body
-                out[i] = lb._value
+        """The values the user's code sees: tracked ones checked."""
+        out = list(vals[:n])
+        for k, i in enumerate(tracked):
+            if _is_undefined(out[i]):
+                continue
+            count = vals[n + k]
+            message = messages.get(i) or _unbound_message(names[i], location)
+            out[i] = nest.map_structure(
+                lambda t, c=count, m=message: LoopBound(t, c, m) if isinstance(t, Tensor) else t, out[i])
         return out
 
+    def unchecked(vals, out):
+        """The body's values unwrapped, and each tracked variable's count."""
+        out = list(out)
+        counts = []
+        for k, i in enumerate(tracked):
+            v = out[i]
+            if _is_undefined(v):
+                counts.append(vals[n + k])
+                continue
+            bounds = [x for x in (nest.flatten(v) if nest.is_nested(v) else [v]) if isinstance(x, LoopBound)]
+            if not bounds:  # bound by the body on every path
+                counts.append(convert_to_tensor(1))
+                continue
+            out[i] = nest.map_structure(lambda x: x._value if isinstance(x, LoopBound) else x, v)
+            count = bounds[0]._iterations
+            for b in bounds[1:]:
+                if b._iterations is not count:
+                    count = ops.minimum(count, b._iterations)
+            counts.append(count)
+        return out + counts
+
     def test(vals):
-        return test_fn(checked(vals)[0])
+        return test_fn(checked(vals))
 
     def extra(vals):
-        return extra_test_fn(checked(vals)[0])
+        return extra_test_fn(checked(vals))
 
     if test_fn is not None:  # while: body(vals)
         def body(vals):
-            cur, made = checked(vals)
-            return unchecked(body_fn(cur), made) + [ops.add(vals[-1], 1)]
+            return unchecked(vals, body_fn(checked(vals)))
     else:  # for: body(item, vals)
         def body(item, vals):
-            cur, made = checked(vals)
-            return unchecked(body_fn(item, cur), made) + [ops.add(vals[-1], 1)]
+            return unchecked(vals, body_fn(item, checked(vals)))
     return (names, init_values, test if test_fn is not None else None, body,
             extra if extra_test_fn is not None else None, True)
 
 
+def _unbound_message(name, location):
+    return (f"{_where(location)}'{name}' is used after the loop, but the loop ran zero times: a loop must "
+            f"iterate at least once to initialize {name} (Python raises UnboundLocalError here)")
+
+
 def _bind_created(names, init_values, values, results, location):
-    """After a counted loop: each variable the loop created is its value,
-    checked (when used) against the iteration count."""
-    iterations = results[-1]
-    out = list(results[:-1])
-    for i, (name, before, after) in enumerate(zip(names, init_values, values)):
-        if isinstance(before, LoopBound):
-            # bound if this loop or the earlier one ran
-            total = ops.add(before._iterations, iterations)
-            if isinstance(out[i], Tensor) and not isinstance(out[i], EagerTensor):
-                out[i] = LoopBound(out[i], total, before._message)
+    """After a counted loop: each variable it tracked is its value, checked
+    (when used) against its bound count."""
+    tracked = [i for i, v in enumerate(init_values) if isinstance(v, LoopBound) or _is_undefined(v)]
+    n = len(init_values)
+    out = list(results[:n])
+    for k, i in enumerate(tracked):
+        before, count = init_values[i], results[n + k]
+        if _is_undefined(out[i]):
             continue
-        if _is_undefined(before) and not _is_undefined(after) and not _is_undefined(out[i]):
-            message = (f"{_where(location)}'{name}' is used after the loop, but the loop ran zero times: a "
-                       f"loop must iterate at least once to initialize {name} (Python raises UnboundLocalError "
-                       "here)")
+        message = before._message if isinstance(before, LoopBound) else _unbound_message(names[i], location)
 
-            def check(t, message=message):
-                if isinstance(t, Tensor) and not isinstance(t, EagerTensor):
-                    return LoopBound(t, iterations, message)
-                return t
+        def check(t, message=message, count=count):
+            if isinstance(t, Tensor) and not isinstance(t, EagerTensor):
+                return LoopBound(t, count, message)
+            return t
 
-            out[i] = nest.map_structure(check, out[i])
+        out[i] = nest.map_structure(check, out[i])
     return out
 
 
@@ -897,7 +948,7 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
     """test_fn(values) -> pred, body_fn(values) -> values."""
     g = ctx.graph
     original = list(init_values)
-    names, init_values, test_fn, body_fn, _, counted = _counted(names, init_values, test_fn, body_fn)
+    names, init_values, test_fn, body_fn, _, counted = _counted(names, init_values, test_fn, body_fn, location=location)
     values = _prepare_loop_vars(names, init_values, location, "while")
     inv = _initial_invariants(values, shape_invariants)
 
@@ -944,7 +995,7 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
 
     g = ctx.graph
     original = list(init_values)
-    names, init_values, _, body_fn, extra_test_fn, counted = _counted(names, init_values, None, body_fn, extra_test_fn)
+    names, init_values, _, body_fn, extra_test_fn, counted = _counted(names, init_values, None, body_fn, extra_test_fn, location)
     values = _prepare_loop_vars(names, init_values, location, "for")
     if isinstance(iterable, Dataset):
         kind = "dataset"
