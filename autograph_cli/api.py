@@ -480,4 +480,4 @@ def _compile_functional(source, line_map, filename, renames, generated, helpers)
 
 
 # The operators' converter hook (operators and runtime never import api).
-operators.set_converter(types.SimpleNamespace(convert=convert_for_call, compile=_compile_functional))
+operators.set_converter(types.SimpleNamespace(convert=convert_for_call, compile=_compile_functional, requalify=requalify))

@@ -10,13 +10,19 @@ For each program of benchmarks/programs/control_flow.py, times a workload
               (``operators.force_functional(True)``), i.e. what runs under a
               trace when the values happen to be plain Python.
 
+``--via convert`` times the functions of the file ``autograph convert``
+writes (each functional form a def beside its function) instead of
+``to_graph``'s; ``--via in-function`` the older dual form with the
+functional form inside the function (its helpers make the user's captured
+locals closure cells, on the fast path too).
+
 Prints per-program median times and the ratios converted/original (the
 median over rounds of each round's ratio, the variants of a round being
 timed moments apart), then the geometric mean and the worst case of both.
 Targets (fast path): geometric mean <= 1.05x, every program <= 1.2x. Many
 short rounds (the defaults) keep the paired ratios steady on a loaded machine.
 
-    python benchmarks/bench_python_values.py [--repeat 41] [--target-ms 2] [--json]
+    python benchmarks/bench_python_values.py [--repeat 41] [--target-ms 2] [--via to_graph] [--json]
 """
 from __future__ import annotations
 
@@ -41,6 +47,33 @@ from autograph_cli.api import to_graph  # noqa: E402
 def load_programs():
     path = HERE / "programs" / "control_flow.py"
     spec = importlib.util.spec_from_file_location("bench_programs_control_flow", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_converted(via: str):
+    """The programs' module converted as a file: as ``autograph convert``
+    writes it (``convert``) or with the functional form inside each function
+    (``in-function``), imported from a temporary directory."""
+    import tempfile
+
+    import converters
+    from autograph_cli._cli.work import BIND_OPERATORS, convert_job
+
+    path = HERE / "programs" / "control_flow.py"
+    if via == "convert":
+        result = convert_job(str(path), {"fast_path": True, "bind": True})
+        if result.error:
+            raise SystemExit(result.error)
+        code = result.code
+    else:
+        code = converters.convert(path.read_text(), filename=str(path), fast_path=True, bind=BIND_OPERATORS).code
+    folder = Path(tempfile.mkdtemp(prefix="bench_python_values_"))
+    target = folder / "control_flow_converted.py"
+    target.write_text(code)
+    spec = importlib.util.spec_from_file_location(f"bench_programs_{via.replace('-', '_')}", target)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -118,14 +151,18 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=41, help="runs per variant (default 41, at least 7)")
     parser.add_argument("--target-ms", type=float, default=2.0,
                         help="scale each workload to take about this long, original (default 2)")
+    parser.add_argument("--via", choices=("to_graph", "convert", "in-function"), default="to_graph",
+                        help="how the functions are converted (default to_graph; convert: the file "
+                             "`autograph convert` writes; in-function: the functional form inside each function)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     repeat = max(args.repeat, 7)
 
     programs = workloads(load_programs())
+    files = workloads(load_converted(args.via)) if args.via != "to_graph" else None
     rows = []
     for name, (original, calls) in programs.items():
-        converted = to_graph(original)
+        converted = to_graph(original) if files is None else files[name][0]
         check_equal(name, original, converted, calls)
         # Scale the workload so that the original takes about --target-ms.
         run_once(original, calls)
@@ -172,7 +209,7 @@ def main(argv=None):
         print(json.dumps({"rows": rows, "summary": summary}, indent=2))
         return
 
-    print(f"converted vs original on plain Python values ({repeat} interleaved rounds;")
+    print(f"converted ({args.via}) vs original on plain Python values ({repeat} interleaved rounds;")
     print("times are medians, ratios medians of the per-round ratios)")
     print(f"{'program':<24}{'original':>11}{'fast':>11}{'ratio':>8}{'functional':>13}{'ratio':>8}")
     for r in rows:

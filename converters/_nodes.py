@@ -135,11 +135,28 @@ def if_(test: cst.BaseExpression, body: Sequence[cst.BaseStatement], orelse=None
     return make(cst.If, test=test, body=make(cst.IndentedBlock, body=list(body)), orelse=orelse)
 
 
+_ANCHOR_PREFIX = "#" + MARK
 _ANCHORS: dict = {}  # line -> its anchor (nodes are immutable: one per line serves every statement)
 
 
 def anchored(stmt: cst.BaseStatement, lineno: int) -> cst.BaseStatement:
-    """Mark ``stmt`` as coming from original line ``lineno`` (see lines.py)."""
+    """Mark ``stmt`` as coming from original line ``lineno`` (see lines.py).
+
+    Its leading lines (comments, blank lines) are the lines just above it:
+    the anchor goes before them, so that they map to their own lines too
+    (a statement anchored again keeps only the newest anchor)."""
+    leading = stmt.leading_lines
+    if leading:
+        leading = [ll for ll in leading if ll.comment is None or not ll.comment.value.startswith(_ANCHOR_PREFIX)]
+        if len(leading) >= lineno:  # (lines made up above the first line: they map as they come)
+            return replace(stmt, leading_lines=(*leading, anchor_line(lineno)))
+        lineno -= len(leading)
+    anchor = anchor_line(lineno)
+    return replace(stmt, leading_lines=(anchor, *leading) if leading else (anchor,))
+
+
+def anchor_line(lineno: int) -> cst.EmptyLine:
+    """The anchor line itself: "the next line is original line ``lineno``"."""
     anchor = _ANCHORS.get(lineno)
     if anchor is None:
         if len(_ANCHORS) > 100_000:
@@ -147,7 +164,7 @@ def anchored(stmt: cst.BaseStatement, lineno: int) -> cst.BaseStatement:
         anchor = _ANCHORS[lineno] = cst.EmptyLine(
             indent=True, whitespace=cst.SimpleWhitespace(""), comment=cst.Comment(f"#{MARK}{lineno}")
         )
-    return replace(stmt, leading_lines=(*stmt.leading_lines, anchor))
+    return anchor
 
 
 _ALL_FIELDS: dict = {}

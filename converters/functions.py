@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -53,6 +53,13 @@ class ModuleOutput:
     # first use, and their keys (``qualname@line``)
     functional_defs: list
     functional_keys: list
+    # every name the converter made up (helpers, flags): the qualnames of
+    # what converted code defines leave them out (api.requalify)
+    generated: set = field(default_factory=set)
+    # (inline functional forms) the defs the statement being walked made,
+    # and whether the walk is inside a class body (they go before the class)
+    pending_defs: list = field(default_factory=list)
+    class_depth: int = 0
 
 
 class ModuleFacts:
@@ -61,11 +68,16 @@ class ModuleFacts:
     tables are computed on first use)."""
 
     def __init__(self, source: str, lines: dict, cols: dict, ends: dict | None = None, first_line: int = 1,
-                 newline: str = "\n", *, verbatim: bool = True, functional_by_name: bool = False):
+                 newline: str = "\n", *, verbatim: bool = True, functional_by_name: bool = False,
+                 functional_inline: bool = False):
         self.source = source
         # one function converted alone (api.to_graph): its functional form is
         # a def beside it, called by name (no module table)
         self.functional_by_name = functional_by_name
+        # files written to disk (``autograph convert``): each functional form
+        # is a plain module-level def, printed before the module-level
+        # statement that defines its function (no packed table)
+        self.functional_inline = functional_inline
         self.identifiers = frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source))
         self.lines = lines
         self.cols = cols
@@ -176,7 +188,7 @@ def convert_function(
         # Functions nested in it can still be converted (they are not part
         # of what made it unconvertible).
         return _convert_inside(module, out, fn, qualname + ".<locals>.", fast_path=True)
-    if _already_converted(fn) or n.AG in info.body_reads:
+    if _already_converted(fn) or n.AG in info.body_reads or fn.name.value.startswith(FUNCTIONAL_PREFIX):
         _report(module, out, fn, qualname, Status.ALREADY_CONVERTED, "already converted")
         return fn
     if not (info.has_control_flow or info.has_calls or _has_nested_def(fn) or _has_assert(info)):
@@ -197,6 +209,7 @@ def convert_function(
 
     table = NodeTable(info, module.lines, module.lines.get(fn, 1))
     fresh = FreshNames(module.identifiers)
+    out.generated.update(fresh.made)  # (the set itself: it grows as the passes make names)
     local_names = frozenset((set(params) | info.body_writes) - info.globals - info.nonlocals)
 
     # 1. Jump lowering: returns inside control flow become a flag and a
@@ -308,9 +321,22 @@ def convert_function(
         body = [*doc, n.anchored(guard, first_line), *user]
     else:
         body = [*doc, *decls, *functional]
-    header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()
     _report(module, out, fn, qualname, *_converted_status(info))
-    return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
+    return fn.with_changes(body=_new_body(module, fn, body))
+
+
+def _new_body(module, fn, body) -> cst.IndentedBlock:
+    """``fn``'s block with the statements ``body``: its header and footer
+    (the comments and blank lines after its last statement) kept, the
+    footer anchored at its own lines."""
+    block = fn.body
+    if not isinstance(block, cst.IndentedBlock):
+        return cst.IndentedBlock(body=body, header=cst.TrailingWhitespace())
+    footer = block.footer
+    end = module.ends.get(fn)
+    if footer and end is not None and block.body:
+        footer = (n.anchor_line(end + _trailing_footers(block.body[-1]) + 1), *footer)
+    return cst.IndentedBlock(body=body, header=block.header, footer=footer)
 
 
 def _user_statements(module, fn, stmts, first_line):
@@ -412,10 +438,20 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
         # a trace calls it directly, with no frame of the stub between.
         fdef, forwarded = _same_signature_form(fn, functional_name(key), body)
     else:
-        fdef = n.function_def(functional_name(key), fparams, body)
         target = n.call(n.ag("functional"), n.call(n.name("globals")), cst.SimpleString(repr(key)))
-        forwarded = n.call(target, *[n.name(p) for p in fparams])
-    out.functional_defs.append(n.anchored(fdef, first_line))
+        if module.functional_inline and not pass_class:
+            # A def of its own with the user's signature: the operators can
+            # hand it to converted callers directly (no stub frame between,
+            # one frame per call as in Python: see operators._adopt).
+            fdef, direct = _same_signature_form(fn, functional_name(key), body)
+            forwarded = direct.with_changes(func=target)
+        else:
+            fdef = n.function_def(functional_name(key), fparams, body)
+            forwarded = n.call(target, *[n.name(p) for p in fparams])
+    if module.functional_inline:
+        out.pending_defs.append(n.anchored(fdef, first_line))
+    else:
+        out.functional_defs.append(n.anchored(fdef, first_line))
     out.functional_keys.append(key)
     if info.generator:
         forwarded = cst.Yield(value=cst.From(item=forwarded), lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
@@ -431,9 +467,8 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
     guard = n.if_(n.not_(n.ag("fast")), [stub])
     user = _user_statements(module, fn, stmts, first_line) or [n.anchored(stmts[0], first_line), *stmts[1:]]
     body = [*doc, n.anchored(guard, first_line), *user]
-    header = fn.body.header if isinstance(fn.body, cst.IndentedBlock) else cst.TrailingWhitespace()
     _report(module, out, fn, qualname, *_converted_status(info))
-    return fn.with_changes(body=cst.IndentedBlock(body=body, header=header))
+    return fn.with_changes(body=_new_body(module, fn, body))
 
 
 def _same_signature_form(fn, name, body):
@@ -442,9 +477,12 @@ def _same_signature_form(fn, name, body):
     arguments to it."""
     p = fn.params
     placeholder = cst.Name("None")
+    tight = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
     def plain(param):
-        return cst.Param(cst.Name(param.name.value), default=placeholder if param.default is not None else None)
+        if param.default is None:
+            return cst.Param(cst.Name(param.name.value))
+        return cst.Param(cst.Name(param.name.value), default=placeholder, equal=tight)
 
     star = p.star_arg
     params = cst.Parameters(
@@ -458,7 +496,7 @@ def _same_signature_form(fn, name, body):
     args = [cst.Arg(n.name(x.name.value)) for x in (*p.posonly_params, *p.params)]
     if isinstance(star, cst.Param):
         args.append(cst.Arg(n.name(star.name.value), star="*"))
-    args += [cst.Arg(n.name(x.name.value), keyword=cst.Name(x.name.value)) for x in p.kwonly_params]
+    args += [cst.Arg(n.name(x.name.value), keyword=cst.Name(x.name.value), equal=tight) for x in p.kwonly_params]
     if p.star_kwarg is not None:
         args.append(cst.Arg(n.name(p.star_kwarg.name.value), star="**"))
     return fdef, cst.Call(func=n.name(name), args=args)
@@ -545,24 +583,41 @@ class BlockWalker:
     def block(self, stmts, prefix: str):
         out = []
         changed_from = None
-        for i, stmt in enumerate(stmts):
+        made = self.out
+        inline = self.module.functional_inline and made.class_depth == 0
+        for stmt in stmts:
             new = self.statement(stmt, prefix)
             if new is not stmt and changed_from is None:
-                changed_from = i
-            out.append(new)
+                changed_from = len(out)
+            if inline and made.pending_defs:
+                # The functional forms of what this statement defines (a
+                # function, a class's methods), just before it: defined
+                # whenever their function is. Each is set apart by the blank
+                # lines that set the statement apart (its comments stay on it).
+                blank = []
+                for empty in stmt.leading_lines:
+                    if empty.comment is not None:
+                        break
+                    blank.append(empty)
+                for d in made.pending_defs:
+                    out.append(n.replace(d, leading_lines=(*blank, *d.leading_lines)))
+                made.pending_defs.clear()
+            line = self.module.lines.get(stmt)
+            out.append(new if changed_from is None or line is None else n.anchored(new, line))
         if changed_from is None:
             return stmts
-        for i in range(changed_from, len(out)):
-            line = self.module.lines.get(stmts[i])
-            if line is not None:
-                out[i] = n.anchored(out[i], line)
         return out
 
     def statement(self, stmt, prefix: str):
         if isinstance(stmt, cst.FunctionDef):
             return convert_function(self.module, self.out, stmt, prefix + stmt.name.value, self.fast_path, self.lazy)
         if isinstance(stmt, cst.ClassDef):
-            return _convert_inside(self.module, self.out, stmt, prefix + stmt.name.value + ".", self.fast_path, self.lazy)
+            self.out.class_depth += 1
+            try:
+                return _convert_inside(self.module, self.out, stmt, prefix + stmt.name.value + ".", self.fast_path,
+                                       self.lazy)
+            finally:
+                self.out.class_depth -= 1
         if isinstance(stmt, (cst.If, cst.Try, cst.With)) or type(stmt).__name__ in ("TryStar", "For", "While"):
             return self._compound(stmt, prefix)
         return stmt

@@ -124,6 +124,7 @@ def convert(
     lazy: bool = False,
     mangle_class: str | None = None,
     bind: str | None = None,
+    lazy_defs: bool = False,
 ) -> ConversionResult:
     """Convert every function in ``source``.
 
@@ -133,7 +134,12 @@ def convert(
     ``Model.call``) limits the output to that function. ``bind`` (a
     statement, e.g. ``from autograph_cli import operators as ag__``) goes
     after the docstring and ``__future__`` imports when anything was
-    converted, so that the module runs on its own.
+    converted, so that the module runs on its own. ``lazy`` moves each
+    functional form out of its function (whose locals then stay plain fast
+    locals, not closure cells): into a packed table compiled on first use
+    (the import hook), or, with ``lazy_defs`` (files written to disk), into
+    plain module-level defs printed before the statement defining the
+    function.
     """
     # The converter allocates millions of short-lived, acyclic objects (the
     # trees): with the cyclic collector on, each collection rescans the
@@ -142,13 +148,15 @@ def convert(
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _convert(source, filename, fast_path, function, strip_decorators, first_line, lazy, mangle_class, bind)
+        return _convert(source, filename, fast_path, function, strip_decorators, first_line, lazy, mangle_class, bind,
+                        lazy_defs)
     finally:
         if enabled:
             gc.enable()
 
 
-def _convert(source, filename, fast_path, function, strip_decorators, first_line, lazy, mangle_class, bind):
+def _convert(source, filename, fast_path, function, strip_decorators, first_line, lazy, mangle_class, bind,
+             lazy_defs=False):
     tree, module = _parse(source, filename)
     spans: dict | None = {}
     try:
@@ -177,6 +185,8 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
         # One function alone: its functional form is a def printed before it (a
         # separate function, so the user's locals stay fast locals, not cells).
         functional_by_name=lazy and function is not None,
+        # Files written to disk: the functional forms as plain defs.
+        functional_inline=lazy and lazy_defs and function is None,
     )
     stmts = list(module.body)
     out = functions.transform(stmts, facts, fast_path, lazy)
@@ -188,6 +198,12 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
         prologue.append(cst.parse_statement(bind + "\n"))
     if out.functional_defs and function is None:
         prologue.append(_functional_table(module, out.functional_defs, out.functional_keys, facts.identifiers))
+    elif facts.functional_inline and out.functional_keys:
+        # The defs are in the module: what the operators need besides is the
+        # names the converter made up (see ``_functional_table``).
+        names = ",".join(sorted(out.generated))
+        prologue.append(n.line(cst.Assign(targets=[cst.AssignTarget(n.name("__autograph_functional__"))],
+                                          value=cst.SimpleString(repr(names)))))
     if prologue:
         body = _with_prologue(body, prologue, lines)
         changed = True

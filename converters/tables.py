@@ -33,6 +33,11 @@ class FreshNames:
         self._taken = taken  # the identifiers of the source
         self._used: set[str] = set()
 
+    @property
+    def made(self) -> set[str]:
+        """The names made so far (the set itself)."""
+        return self._used
+
     def __call__(self, base: str) -> str:
         candidate = base
         while candidate in self._used or candidate in self._taken:

@@ -161,6 +161,85 @@ def test_convert_to_dir_keeps_structure_and_runs(tmp_path, jobs):
     assert (src / "top.py").read_text() == LOOPY
 
 
+CELLS = textwrap.dedent('''\
+    import sys
+
+
+    def total(n):
+        s = 0
+        for i in range(n):
+            if i % 2:
+                s += i
+        return s
+
+
+    FLAG = False
+    if not FLAG:
+        def make(k):
+            if k:
+                def inner():
+                    return k
+            else:
+                def inner():
+                    return -k
+            return inner
+
+
+    class Base:
+        def name(self):
+            return "base"
+
+
+    class K(Base):
+        def __init__(self):
+            self.__hidden = 3
+
+        def m(self, n):
+            while n > 0:
+                n -= self.__hidden
+            return n, super().name(), sys._getframe(0).f_code.co_name
+    ''')
+
+
+def test_convert_output_keeps_the_users_locals_fast(tmp_path):
+    """A written file's functions run their own statements with plain fast
+    locals (no closure cells: each functional form is a def of its own
+    beside the function), on Python values and in the functional form,
+    with Python's names; converting the output again changes nothing."""
+    (tmp_path / "cells.py").write_text(CELLS)
+    out = tmp_path / "out"
+    r = run("convert", tmp_path / "cells.py", "-o", out)
+    assert r.returncode == 0, r.stderr
+    text = (out / "cells.py").read_text()
+    assert "def __ag_functional__total__4__(n):" in text and "if not ag__.fast:" in text
+    probe = textwrap.dedent('''\
+        import sys
+        sys.path.insert(0, sys.argv[1])
+        import cells
+        from autograph_cli import operators
+        def results():
+            return (cells.total(7), cells.make(2)(), cells.make(0).__qualname__, cells.K().m(7))
+        print(cells.total.__code__.co_cellvars, cells.K.m.__code__.co_cellvars)
+        print(results())
+        operators.force_functional(True)
+        print(results())
+        print(cells.__ag_functional__total__4__.__qualname__)
+        ''')
+    got = subprocess.run([sys.executable, "-c", probe, str(out)], capture_output=True, text=True, timeout=60)
+    assert got.returncode == 0, got.stderr
+    expected = "(-2, 'base', 'm')"
+    assert got.stdout.splitlines() == [
+        "() ()",
+        f"(9, 2, 'make.<locals>.inner', {expected})",
+        f"(9, 2, 'make.<locals>.inner', {expected})",
+        "total",
+    ]
+    again = tmp_path / "again"
+    r = run("convert", out / "cells.py", "-o", again)
+    assert r.returncode == 0, r.stderr
+    assert (again / "cells.py").read_text() == text
+
+
 def test_convert_report_json(tmp_path):
     src = _tree(tmp_path)
     (src / "gen.py").write_text(LEFT_AS_IS)

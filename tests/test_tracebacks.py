@@ -5,6 +5,7 @@ same program without autograph shows them; AUTOGRAPH_TRACEBACK_FILTERING=0
 shows autograph's own frames too."""
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 import traceback
@@ -77,16 +78,27 @@ def entries(call):
     return [(e.filename, e.lineno, e.name) for e in tb], info.value
 
 
-# Before 3.11 a bare ``raise`` re-raises the traceback the handler was
-# entered with, so the stub's and tf.function's own entry stay (one each).
-exact = pytest.mark.skipif(sys.version_info < (3, 11), reason="a bare raise keeps its frame's entry before 3.11")
+OUTER_FIRST = SOURCE.splitlines().index("    total = 0") + 1
+# Before 3.11 a bare ``raise`` re-raises the traceback object the handler was
+# entered with: its first entry stays (operators.filter_for_reraise links the
+# filtered chain after it). So the outermost stub's entry stays, at the line
+# of its function's first statement, and tf.function's call entry.
+OLD_RERAISE = sys.version_info < (3, 11)
 
 
 def user_frames(mod, *pairs):
     return [(mod.__file__, line, name) for line, name in pairs]
 
 
-@exact
+def tf_function_entry(got):
+    """(3.10) The one entry of tf.function's own call, taken out of ``got``."""
+    if not OLD_RERAISE:
+        return got
+    package = autograph_cli.__file__.rsplit("__init__.py", 1)[0]
+    assert got[0][0] == package + "runtime" + os.sep + "function.py" and got[0][2] == "__call__", got
+    return got[1:]
+
+
 @pytest.mark.parametrize("mode", ["python", "functional"])
 def test_an_error_on_python_values_shows_the_users_frames_only(module, mode):
     previous = operators.force_functional(mode == "functional")
@@ -95,21 +107,20 @@ def test_an_error_on_python_values_shows_the_users_frames_only(module, mode):
     finally:
         operators.force_functional(previous)
     assert str(err) == "boom 3"
-    assert got == user_frames(module, (OUTER_CALL, "outer"), (INNER_RAISE, "inner"))
+    stub = [(OUTER_FIRST, "outer")] if OLD_RERAISE and mode == "functional" else []
+    assert got == user_frames(module, *stub, (OUTER_CALL, "outer"), (INNER_RAISE, "inner"))
 
 
-@exact
 def test_an_error_while_tracing_a_tf_function_shows_the_users_frames_only(module):
     got, err = entries(lambda: tf.function(module.outer)(tf.constant(1), 5))
     assert str(err) == "boom 3"
-    assert got == user_frames(module, (OUTER_CALL, "outer"), (INNER_RAISE, "inner"))
+    assert tf_function_entry(got) == user_frames(module, (OUTER_CALL, "outer"), (INNER_RAISE, "inner"))
 
 
-@exact
 def test_a_staged_error_shows_the_users_line(module):
     got, err = entries(lambda: tf.function(module.staged)(tf.constant(1)))
     assert "Dimensions must be equal" in str(err)
-    assert got == user_frames(module, (STAGED_LINE, "staged"))
+    assert tf_function_entry(got) == user_frames(module, (STAGED_LINE, "staged"))
 
 
 def test_the_environment_variable_shows_autograph_frames(module, monkeypatch):
@@ -123,7 +134,6 @@ def test_the_environment_variable_shows_autograph_frames(module, monkeypatch):
     assert (module.__file__, OUTER_CALL, "outer") in got and (module.__file__, INNER_RAISE, "inner") in got
 
 
-@exact
 def test_the_same_program_without_autograph_has_the_same_user_frames(module, tmp_path):
     # the reference: the plain module's traceback
     plain_path = tmp_path / "agtb_plain_reference.py"
@@ -140,5 +150,8 @@ def test_the_same_program_without_autograph_has_the_same_user_frames(module, tmp
         got, _ = entries(lambda: module.outer(1, 5))
     finally:
         operators.force_functional(previous)
+    if OLD_RERAISE:  # (the outermost stub's entry, see OLD_RERAISE)
+        assert got[0][1:] == (OUTER_FIRST, "outer")
+        got = got[1:]
     assert [(line, name) for _, line, name in got] == [(line, name) for _, line, name in expected]
     assert len(expected) == 2

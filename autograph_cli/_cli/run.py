@@ -112,7 +112,9 @@ def _main_code(script: str, convert_main: bool, path: str):
             return compile(src.text, path, "exec", dont_inherit=True), None
         from autograph_cli.api import compile_result
 
-        result = converters.convert(src.text, filename=path, fast_path=True)
+        # As the import hook converts modules: the functional forms in a
+        # table compiled on first use (the user's locals stay fast locals).
+        result = converters.convert(src.text, filename=path, fast_path=True, lazy=True)
         return compile_result(result, original=src.text), None
     except converters.ConversionError as e:
         return None, f"{script}:{e.line}:{e.col}: {e.message}"

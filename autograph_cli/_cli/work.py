@@ -124,8 +124,13 @@ def convert_job(path: str, options: dict[str, Any]) -> ConvertResult:
         converters = load_converters()
 
         try:
-            conv = converters.convert(text, filename=path, fast_path=options.get("fast_path", True),
-                                      function=options.get("function"))
+            fast = options.get("fast_path", True)
+            # A file's functions keep their statements as plain fast locals:
+            # each functional form is a def of its own beside it (lazy_defs).
+            lazy = fast and options.get("function") is None
+            conv = converters.convert(text, filename=path, fast_path=fast, function=options.get("function"),
+                                      lazy=lazy, lazy_defs=lazy,
+                                      bind=BIND_OPERATORS if lazy and options.get("bind", False) else None)
         except converters.ConversionError as e:
             result.error = str(e)
             return result

@@ -175,13 +175,40 @@ def functional(module_globals: dict, key: str):
             if fn is None:
                 _compile_functional(module_globals)
                 fn = module_globals[name]
+    elif type(module_globals.get(FUNCTIONAL_ATTR)) is str and fn.__code__ not in _forms:
+        with _functional_lock:
+            fn = module_globals[name]
+            if fn.__code__ not in _forms:
+                fn = _adopt(module_globals, name, key, fn)
     return fn
+
+
+def _adopt(module_globals: dict, name: str, key: str, fn):
+    """A functional form written out as a plain def (``autograph convert``'s
+    files; ``__autograph_functional__`` is then the names the converter made
+    up): the first time it runs, it is renamed as the lazy table's forms are
+    (``_compile_functional``), and replaces the def in the module."""
+    qualname = key.rpartition("@")[0] or key
+    generated = [g for g in module_globals[FUNCTIONAL_ATTR].split(",") if g]
+    helpers: set = set()
+    code = _get_converter().requalify(fn.__code__, {(name,): qualname}, generated, name, helpers)
+    new = types.FunctionType(code, fn.__globals__, code.co_name, fn.__defaults__, fn.__closure__)
+    new.__qualname__ = qualname
+    new.__kwdefaults__ = fn.__kwdefaults__
+    _machinery.update(helpers)
+    _machinery.add(code)
+    _forms.add(code)
+    module_globals[name] = new
+    return new
 
 
 def _compile_functional(module_globals: dict) -> None:
     import zlib
 
-    packed = zlib.decompress(module_globals[FUNCTIONAL_ATTR]).decode("utf-8")
+    packed = module_globals.get(FUNCTIONAL_ATTR)
+    if type(packed) is not bytes:  # plain defs (see _adopt): this one is missing
+        raise NameError("a functional form of this module is not defined (was the converted file edited?)")
+    packed = zlib.decompress(packed).decode("utf-8")
     source, lines, keys, generated = (packed.split("\0") + [""])[:4]
     line_map = [int(x) for x in lines.split(",")] if lines else []
     filename = module_globals.get("__file__") or "<converted>"
@@ -310,7 +337,28 @@ def trim_traceback() -> None:
     tb = getattr(exc, "__traceback__", None)
     if tb is None or tb.tb_frame is not sys._getframe(1):
         return
+    filter_for_reraise(exc)
+
+
+def filter_for_reraise(exc: BaseException) -> None:
+    """``filter_exception(exc)`` in an ``except`` clause about to re-raise
+    ``exc`` with a bare ``raise``. Before 3.11 that ``raise`` re-raises the
+    traceback object the handler was entered with, whatever
+    ``__traceback__`` says by then: its first entry (the handler's own
+    frame: a stub's, at the line of its function's first statement, or
+    ``tf.function``'s call) cannot go, so the filtered chain is linked
+    after it (``tb_next`` is writable)."""
+    tb = exc.__traceback__
     filter_exception(exc)
+    if _RERAISE_KEEPS_HANDLER_TB and tb is not None and exc.__traceback__ is not tb:
+        rest = exc.__traceback__
+        if rest is not None and rest.tb_frame is tb.tb_frame:
+            rest = rest.tb_next
+        tb.tb_next = rest
+        exc.__traceback__ = tb
+
+
+_RERAISE_KEEPS_HANDLER_TB = sys.version_info < (3, 11)
 
 
 #: converted function -> its functional form, with the same signature: what

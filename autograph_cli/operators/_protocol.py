@@ -129,3 +129,8 @@ class Converter(Protocol):
         """Compile a lazy module's functional forms under ``filename`` and the
         user's lines, with user-facing names (``renames``); the code objects
         of generated helpers are added to ``helpers``."""
+
+    def requalify(self, code: types.CodeType, renames: Mapping[tuple, str], generated: Sequence[str],
+                  qualname: str, helpers: set) -> types.CodeType:
+        """``code`` (a functional form written out as a plain def, named
+        ``qualname``) with the same user-facing names ``compile`` gives."""

@@ -568,9 +568,9 @@ class Function:
         except BaseException as e:
             # The traceback shows the user's frames, none of the runtime's
             # (as TensorFlow's; AUTOGRAPH_TRACEBACK_FILTERING=0 shows all).
-            from autograph_cli.operators._calls import filter_exception  # (an error path only)
+            from autograph_cli.operators._calls import filter_for_reraise  # (an error path only)
 
-            filter_exception(e)
+            filter_for_reraise(e)
             raise
 
     def _call_var(self, args, kwargs):
