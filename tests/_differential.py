@@ -43,10 +43,13 @@ def load_original(path: Path) -> types.ModuleType:
     return module
 
 
-def convert_file(path: Path, fast_path: bool = True):
+def convert_file(path: Path, fast_path: bool = True, lazy_defs: bool = False):
+    """``lazy_defs``: the form ``autograph convert`` writes (each functional
+    form a module-level def of its own)."""
     import converters
 
-    return converters.convert(path.read_text(), filename=str(path), fast_path=fast_path)
+    return converters.convert(path.read_text(), filename=str(path), fast_path=fast_path,
+                              lazy=lazy_defs, lazy_defs=lazy_defs)
 
 
 def exec_converted(result, name: str, filename: str) -> types.ModuleType:
@@ -62,15 +65,15 @@ def exec_converted(result, name: str, filename: str) -> types.ModuleType:
     return module
 
 
-_CONVERTED: dict[tuple[str, bool], tuple[types.ModuleType, object]] = {}
+_CONVERTED: dict[tuple[str, bool, bool], tuple[types.ModuleType, object]] = {}
 
 
-def load_converted(path: Path, fast_path: bool = True):
+def load_converted(path: Path, fast_path: bool = True, lazy_defs: bool = False):
     """The corpus file converted by the pipeline, as (module, result). Cached."""
-    key = (str(path), fast_path)
+    key = (str(path), fast_path, lazy_defs)
     if key not in _CONVERTED:
-        result = convert_file(path, fast_path)
-        suffix = "dual" if fast_path else "functional"
+        result = convert_file(path, fast_path, lazy_defs)
+        suffix = "file" if lazy_defs else "dual" if fast_path else "functional"
         module = exec_converted(result, f"converted_{suffix}_{path.stem}", str(path))
         _CONVERTED[key] = (module, result)
     return _CONVERTED[key]

@@ -36,7 +36,9 @@ from _differential import (
 )
 from _stdlib_harness import has_control_flow
 
-MODES = ("to_graph", "module")
+# module: the functional form inside each function; convert: the file
+# `autograph convert` writes (functional forms as module-level defs)
+MODES = ("to_graph", "module", "convert")
 
 
 def _id(item):
@@ -61,10 +63,11 @@ KNOWN_BUGS: dict = {
     ("warnings_frames", "caller_name_in_loop"): "B11: sys._getframe(0) is a generated body",
 }
 # Known bugs fixed in some modes only: {(stem, function): modes}. Compiled
-# functional forms (to_graph, the import hook) name helpers' code after
-# their function; a converted file run as it is keeps if_body_N.
+# functional forms (to_graph, the import hook) and the defs of `autograph
+# convert`'s files name helpers' code after their function; the form nested
+# in its function keeps if_body_N.
 FIXED_IN: dict = {
-    ("warnings_frames", "caller_name_in_loop"): {"to_graph"},
+    ("warnings_frames", "caller_name_in_loop"): {"to_graph", "convert"},
 }
 # Known differences of one mode only: {(stem, function): {mode: reason}}.
 # to_graph's functional form is a function of its own (the user's locals stay
@@ -74,7 +77,8 @@ FIXED_IN: dict = {
 # directly; a trace's first call comes from the runtime anyway.)
 BROKEN_IN: dict = {
     ("warnings_frames", "warn_to_caller_unconditionally"): {
-        "to_graph": "warn(stacklevel=2) in a to_graph function called from unconverted code under a trace"},
+        "to_graph": "warn(stacklevel=2) in a to_graph function called from unconverted code under a trace",
+        "convert": "warn(stacklevel=2) in a converted file's function called from unconverted code under a trace"},
 }
 
 
@@ -121,7 +125,7 @@ def converted_fn(mode: str, path, name: str):
 
         module = load_original(path)
         return module, to_graph(getattr(module, name))
-    module, _ = load_converted(path, fast_path=True)
+    module, _ = load_converted(path, fast_path=True, lazy_defs=mode == "convert")
     return module, getattr(module, name)
 
 

@@ -179,15 +179,18 @@ def functional(module_globals: dict, key: str):
         with _functional_lock:
             fn = module_globals[name]
             if fn.__code__ not in _forms:
-                fn = _adopt(module_globals, name, key, fn)
+                fn = _adopt(module_globals, name, key, fn, sys._getframe(1).f_code)
     return fn
 
 
-def _adopt(module_globals: dict, name: str, key: str, fn):
+def _adopt(module_globals: dict, name: str, key: str, fn, stub_code):
     """A functional form written out as a plain def (``autograph convert``'s
     files; ``__autograph_functional__`` is then the names the converter made
     up): the first time it runs, it is renamed as the lazy table's forms are
-    (``_compile_functional``), and replaces the def in the module."""
+    (``_compile_functional``), and replaces the def in the module. When it
+    has its function's signature and that function (whose stub, running
+    ``stub_code``, asked for it) is found under its qualname, converted
+    callers call the form directly from then on (``functional_forms``)."""
     qualname = key.rpartition("@")[0] or key
     generated = [g for g in module_globals[FUNCTIONAL_ATTR].split(",") if g]
     helpers: set = set()
@@ -198,8 +201,39 @@ def _adopt(module_globals: dict, name: str, key: str, fn):
     _machinery.update(helpers)
     _machinery.add(code)
     _forms.add(code)
+    stub = _defined_function(module_globals, qualname, stub_code)
+    if stub is not None and _same_signature(stub.__code__, code):
+        new.__defaults__, new.__kwdefaults__ = stub.__defaults__, stub.__kwdefaults__
+        functional_forms[stub] = new
     module_globals[name] = new
     return new
+
+
+def _defined_function(module_globals: dict, qualname: str, code):
+    """The function named ``qualname`` in a module (a method through its
+    classes' namespaces) if it runs ``code``, else None."""
+    parts = qualname.split(".")
+    obj = module_globals.get(parts[0])
+    for part in parts[1:]:
+        if not isinstance(obj, type):
+            return None
+        obj = obj.__dict__.get(part)
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if type(obj) is types.FunctionType and obj.__code__ is code:
+        return obj
+    return None
+
+
+_SIGNATURE_FLAGS = 0x04 | 0x08  # CO_VARARGS, CO_VARKEYWORDS
+
+
+def _same_signature(a, b) -> bool:
+    total = a.co_argcount + a.co_kwonlyargcount + bool(a.co_flags & 0x04) + bool(a.co_flags & 0x08)
+    return (a.co_argcount == b.co_argcount and a.co_posonlyargcount == b.co_posonlyargcount
+            and a.co_kwonlyargcount == b.co_kwonlyargcount
+            and a.co_flags & _SIGNATURE_FLAGS == b.co_flags & _SIGNATURE_FLAGS
+            and a.co_varnames[:total] == b.co_varnames[:total])
 
 
 def _compile_functional(module_globals: dict) -> None:
