@@ -53,9 +53,10 @@ class ModuleOutput:
     # first use, and their keys (``qualname@line``)
     functional_defs: list
     functional_keys: list
-    # every name the converter made up (helpers, flags): the qualnames of
-    # what converted code defines leave them out (api.requalify)
-    generated: set = field(default_factory=set)
+    # the names the converter made up (helpers, flags), a set per function:
+    # the qualnames of what converted code defines leave them out
+    # (api.requalify)
+    made_names: list = field(default_factory=list)
     # (inline functional forms) the defs the statement being walked made,
     # and whether the walk is inside a class body (they go before the class)
     pending_defs: list = field(default_factory=list)
@@ -209,7 +210,7 @@ def convert_function(
 
     table = NodeTable(info, module.lines, module.lines.get(fn, 1))
     fresh = FreshNames(module.identifiers)
-    out.generated.update(fresh.made)  # (the set itself: it grows as the passes make names)
+    out.made_names.append(fresh.made)  # (the set itself: it grows as the passes make names)
     local_names = frozenset((set(params) | info.body_writes) - info.globals - info.nonlocals)
 
     # 1. Jump lowering: returns inside control flow become a flag and a

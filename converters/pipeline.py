@@ -201,7 +201,7 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
     elif facts.functional_inline and out.functional_keys:
         # The defs are in the module: what the operators need besides is the
         # names the converter made up (see ``_functional_table``).
-        names = ",".join(sorted(out.generated))
+        names = ",".join(sorted(set().union(*out.made_names)))
         prologue.append(n.line(cst.Assign(targets=[cst.AssignTarget(n.name("__autograph_functional__"))],
                                           value=cst.SimpleString(repr(names)))))
     if prologue:
