@@ -11,6 +11,7 @@ name) and the user's module keeps its own.
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 import sys
@@ -54,12 +55,15 @@ def load() -> types.ModuleType:
     with _lock:
         if _private is not None:
             return _private
-        spec = importlib.util.spec_from_file_location(
-            _PRIVATE, os.path.join(_DIR, "__init__.py"), submodule_search_locations=[_DIR])
+        init = os.path.join(_DIR, "__init__.py")
+        loader = importlib.machinery.SourceFileLoader(_PRIVATE, init)
+        spec = importlib.util.spec_from_file_location(_PRIVATE, init, loader=loader, submodule_search_locations=[_DIR])
+        if spec is None:  # (not with a loader given)
+            raise ImportError(f"cannot load {init}")
         mod = importlib.util.module_from_spec(spec)
         sys.modules[_PRIVATE] = mod
         try:
-            spec.loader.exec_module(mod)
+            loader.exec_module(mod)
         except BaseException:
             del sys.modules[_PRIVATE]
             raise

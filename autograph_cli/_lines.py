@@ -17,7 +17,7 @@ import ast
 import re
 import sys
 import types
-from typing import Callable
+from typing import Callable, Protocol, TypeGuard
 
 LineOf = Callable[[int], int]
 
@@ -79,12 +79,25 @@ class _Columns:
         return shift
 
 
+class _Located(Protocol):
+    """A node with a position (statements, expressions, arguments, ...)."""
+
+    lineno: int
+    col_offset: int
+    end_lineno: int | None
+    end_col_offset: int | None
+
+
+def _located(node: ast.AST) -> TypeGuard[_Located]:
+    return getattr(node, "lineno", None) is not None
+
+
 def mapped_tree(source: str, line_of: LineOf) -> ast.Module:
     tree = ast.parse(source)
     for node in ast.walk(tree):
-        lineno = getattr(node, "lineno", None)
-        if lineno is None:
+        if not _located(node):
             continue
+        lineno = node.lineno
         start = line_of(lineno)
         node.lineno = start
         end = getattr(node, "end_lineno", None)
@@ -107,16 +120,19 @@ def _remap(code: types.CodeType, line_of: LineOf, columns: "_Columns | None" = N
 def _table(code: types.CodeType, line_of: LineOf, first: int, columns: "_Columns | None" = None) -> bytes:
     """A location table with every line mapped: one entry per run of equal
     positions (at most 8 code units each)."""
+    if sys.version_info < (3, 11):  # (only called where _REWRITES_TABLE)
+        raise RuntimeError("no location tables before Python 3.11")
     out = bytearray()
     prev_line = first
     run, length = None, 0
     for pos in code.co_positions():
-        if columns is not None and pos[0] is not None and pos[2] is not None:
-            start, end = columns.shift(pos[0]), columns.shift(pos[1] if pos[1] is not None else pos[0])
-            if start is None or end is None or pos[3] is None or pos[2] + start < 0 or pos[3] + end < 0:
-                pos = (pos[0], pos[1], None, None)  # not a place in the user's text
+        line, end_line, col, end_col = pos
+        if columns is not None and line is not None and col is not None:
+            start, end = columns.shift(line), columns.shift(end_line if end_line is not None else line)
+            if start is None or end is None or end_col is None or col + start < 0 or end_col + end < 0:
+                pos = (line, end_line, None, None)  # not a place in the user's text
             else:
-                pos = (pos[0], pos[1], pos[2] + start, pos[3] + end)
+                pos = (line, end_line, col + start, end_col + end)
         if pos == run and length < 8:
             length += 1
             continue

@@ -34,13 +34,17 @@ import warnings
 # importlib.util and importlib.abc would import importlib.resources, pathlib,
 # contextlib, typing ... (~14 ms): what we use of them is the frozen
 # bootstrap's, already loaded in every interpreter.
-from importlib._bootstrap_external import _RAW_MAGIC_NUMBER, MAGIC_NUMBER as _MAGIC, cache_from_source, decode_source
+from importlib._bootstrap_external import MAGIC_NUMBER as _MAGIC, cache_from_source, decode_source
 from autograph_cli import _register_loaded_engines
+
+
+_RAW_MAGIC_NUMBER = int.from_bytes(_MAGIC, "little")  # (as importlib computes its own)
 
 
 def source_hash(data: bytes) -> bytes:
     """importlib.util.source_hash: the hash a PEP 552 pyc records."""
     return _imp.source_hash(_RAW_MAGIC_NUMBER, data)
+
 
 if False:  # (annotations only: importing typing costs ~3 ms)
     from typing import Iterable, Sequence
@@ -124,7 +128,7 @@ def _has_opt_out(source: str) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     doc = ast.get_docstring(tree, clean=False)
-    return bool(doc) and OPT_OUT_MARKER in doc
+    return doc is not None and OPT_OUT_MARKER in doc
 
 
 class ConvertingLoader(importlib.machinery.SourceFileLoader):
@@ -299,7 +303,7 @@ class ConvertingLoader(importlib.machinery.SourceFileLoader):
 
 def _fix_filename(code: types.CodeType, path: str) -> None:
     if code.co_filename != path:
-        _imp._fix_co_filename(code, path)
+        _imp._fix_co_filename(code, path)  # type: ignore[attr-defined]  # (CPython's; typeshed has no stub)
 
 
 def _stat_key(st: os.stat_result) -> bytes:

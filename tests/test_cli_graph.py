@@ -80,6 +80,14 @@ def test_python_literals_and_unrolled_python_loops(tmp_path):
     assert r.stdout.splitlines()[0] == "python_loop(x: float32[2,2]) -> float32[2,2]"
 
 
+def test_a_file_without_the_py_suffix_is_python_source_as_for_python(tmp_path):
+    f = tmp_path / "tool"  # (a script as installed in bin/: `python tool` runs it)
+    f.write_text(PROGRAM)
+    r = run("graph", f"{f}::python_loop", "--arg", "float32[2]", "--arg", "1")
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.splitlines()[0] == "python_loop(x: float32[2]) -> float32[2]" and " = Mul(" in r.stdout
+
+
 def test_tf_function_methods_and_dot(tmp_path):
     f = tmp_path / "prog.py"
     f.write_text(PROGRAM)

@@ -13,6 +13,7 @@ sources.
 from __future__ import annotations
 
 import os
+import sys
 
 from autograph_cli._cli.files import SourceError
 
@@ -74,11 +75,11 @@ def load_config(path: str | None) -> tuple[dict, list[str]]:
         raise SourceError(path, 1, 1, f"cannot read: {e.strerror}") from None
     except UnicodeDecodeError as e:
         raise SourceError(path, raw.count(b"\n", 0, e.start) + 1, 1, "not UTF-8") from None
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ImportError:  # Python 3.10
+    else:
         try:
-            import tomli as tomllib  # type: ignore[no-redef]
+            import tomli as tomllib
         except ImportError:
             return {}, [f"{path}:1:1: [tool.autograph] ignored: no TOML parser (pip install tomli)"]
     try:
@@ -104,9 +105,9 @@ def load_config(path: str | None) -> tuple[dict, list[str]]:
             value = [value]
         if expected is int and isinstance(value, bool) or not isinstance(value, expected):
             raise SourceError(path, 1, 1, f"tool.autograph.{key} must be {expected.__name__}, not {type(value).__name__}")
-        if expected is list and not all(isinstance(v, str) for v in value):
+        if isinstance(value, list) and not all(isinstance(v, str) for v in value):
             raise SourceError(path, 1, 1, f"tool.autograph.{key} must be a list of strings")
-        if name == "convert_check":
+        if name == "convert_check" and isinstance(value, dict):  # (a table: checked above)
             if set(value) != {"source", "output"} or not all(isinstance(v, str) and v for v in value.values()):
                 raise SourceError(path, 1, 1, f"tool.autograph.{key} must be {{source = \"DIR\", output = \"DIR\"}}")
             base = os.path.dirname(os.path.abspath(path))

@@ -9,6 +9,7 @@ An argument spec is a tensor spec -- ``int32[None]``, ``float32[3,3]``,
 from __future__ import annotations
 
 import ast
+import importlib.machinery
 import importlib.util
 import os
 import re
@@ -35,7 +36,7 @@ def parse_spec(text: str):
         except (TypeError, ValueError, KeyError):
             dtype = None
         if dtype is not None:
-            dims = []
+            dims: list[int | None] = []
             body = (m.group(2) or "").strip()
             for part in filter(None, (p.strip() for p in body.split(","))):
                 if part in ("None", "?", "-1", "_"):
@@ -55,11 +56,15 @@ def _load_module(path: str):
     name = os.path.splitext(os.path.basename(path))[0]
     if not name.isidentifier() or name in sys.modules:
         name = "__autograph_graph__"
-    spec = importlib.util.spec_from_file_location(name, path)
+    # (the loader named: any file name is Python source, as for ``python PATH``)
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    if spec is None:  # (not with a loader given)
+        raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    spec.loader.exec_module(module)
+    loader.exec_module(module)
     return module
 
 

@@ -11,6 +11,7 @@ import os
 import sys
 import traceback
 import types
+from typing import Callable
 
 __all__ = ["run_program"]
 
@@ -74,7 +75,7 @@ def _length(tb) -> int:
     return n
 
 
-def _filter_chain(e: BaseException, seen=None) -> None:
+def _filter_chain(e: BaseException | None, seen: set[int] | None = None) -> None:
     """Filter ``e``'s traceback and those of its causes and contexts."""
     seen = seen if seen is not None else set()
     while e is not None and id(e) not in seen:
@@ -143,7 +144,7 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
     # The program's sys.path first, as python sets it: the script's directory
     # (or the current one for -m). Names resolve as the program will see them
     # (a `converters` of the user's stays the user's).
-    sys.path[0] = os.path.dirname(os.path.abspath(script)) if module is None else os.getcwd()
+    sys.path[0] = os.path.dirname(os.path.abspath(script)) if script is not None else os.getcwd()
     if names:
         import warnings
 
@@ -153,7 +154,8 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
             warnings.simplefilter("ignore")
             install_import_hook(names)
 
-    if module is None:
+    runner: Callable[[], object]
+    if script is not None:
         # As python does: the script's file name absolute (in __file__ and tracebacks).
         path = os.path.abspath(script)
         code, error = _main_code(script, convert_main, path)
@@ -171,7 +173,7 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
         saved = sys.modules.get("__main__")
         sys.modules["__main__"] = main
         runner = lambda: exec(code, main.__dict__)  # noqa: E731
-    else:
+    elif module is not None:
         import importlib.util
         import runpy
 
@@ -197,6 +199,8 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
             init["ag__"] = operators
         saved = None
         runner = lambda: runpy.run_module(module, init_globals=init, run_name="__main__", alter_sys=True)  # noqa: E731
+    else:
+        raise TypeError("run_program() needs script= or module=")
     try:
         runner()
     except BaseException as e:
