@@ -368,8 +368,8 @@ def trim_traceback() -> None:
     does, and none of autograph's frames. (A bare ``raise`` adds no entry of
     its own on 3.11+; before, the stub's entry stays.)"""
     exc = sys.exc_info()[1]
-    tb = getattr(exc, "__traceback__", None)
-    if tb is None or tb.tb_frame is not sys._getframe(1):
+    tb = exc.__traceback__ if exc is not None else None
+    if exc is None or tb is None or tb.tb_frame is not sys._getframe(1):
         return
     filter_for_reraise(exc)
 
