@@ -126,7 +126,7 @@ class JumpLowering:
         flags = sorted(flags)
         self.flags_read.update(flags)
         node = n.if_(n.none_of(flags), body)
-        self.table.info.facts[node.test] = Facts(set(flags), set(), set())  # the flags are live before it
+        self.table.add_facts(node.test, Facts(set(flags), set(), set()))  # the flags are live before it
         self.guards[node] = kind
         reads = set(flags)
         writes = set()

@@ -47,9 +47,8 @@ def transform(stmts, inputs: StatementInputs) -> StatementResult:
 
 def _bound_names(assign: cst.Assign) -> set:
     target = assign.targets[0].target
-    if isinstance(target, cst.Tuple):
-        return {e.value.value for e in target.elements}
-    return {target.value}
+    parts = [e.value for e in target.elements] if isinstance(target, cst.Tuple) else [target]
+    return {p.value for p in parts if isinstance(p, cst.Name)}
 
 
 class _Rewrite:
@@ -162,7 +161,7 @@ class _Rewrite:
                 continue
             if isinstance(replaced, cst.Assign):
                 binds |= _bound_names(replaced)
-            self.table.info.facts[replaced] = self.table.facts(small)
+            self.table.add_facts(replaced, self.table.facts(small))
             if smalls is None:
                 smalls = list(stmt.body)
             smalls[i] = replaced

@@ -77,6 +77,12 @@ class NodeTable:
         self.info.facts[node] = facts
         return node
 
+    def add_facts(self, node, facts: Facts | None):
+        """Enter the facts of a made node that has no line of its own (an
+        expression, a small statement)."""
+        self.info.facts[node] = facts
+        return node
+
     def add_assignment(self, node, origin, reads=(), writes=()):
         """Enter a made statement line that binds ``writes`` (its small
         statements too)."""
