@@ -709,16 +709,6 @@ def _simple(op_type, **fixed):
     return fn
 
 
-def _unary_chain(*steps):
-    def fn(cx, node, ins):
-        x = ins[0]
-        for s in steps:
-            x = s(cx, x, node)
-        return [x]
-
-    return fn
-
-
 def _scalar_like(cx, value, node, idx=0):
     return cx.const(np.array(value, dtype=node.inputs[idx].dtype.np))
 

@@ -110,10 +110,6 @@ def _is_dyn(x):
     return isinstance(x, (jax.Array, np.ndarray, np.generic)) or type(x) in _PY_NUMBERS
 
 
-def _is_traced(x):
-    return isinstance(x, Tracer)
-
-
 def _aval(x):
     """(shape, dtype, weak) of a dynamic leaf."""
     if type(x) in _PY_NUMBERS:

@@ -200,34 +200,6 @@ def _describe(v):
     return repr(v)
 
 
-def _leaf_pair(name, x, y, location, branch_names):
-    """Both leaves as tensors with the same dtype."""
-    if isinstance(x, TensorArray) or isinstance(y, TensorArray):
-        return x._handle, y._handle
-    xt = _is_tensorish(x)
-    yt = _is_tensorish(y)
-    try:
-        if xt and not yt:
-            x = _to_tensor(x)
-            y = convert_to_tensor(y, dtype=x.dtype)
-        elif yt and not xt:
-            y = _to_tensor(y)
-            x = convert_to_tensor(x, dtype=y.dtype)
-        else:
-            x = _to_tensor(x)
-            y = _to_tensor(y) if yt else convert_to_tensor(y, dtype=x.dtype)
-    except (TypeError, ValueError) as e:
-        raise TypeError(
-            f"{_where(location)}'{name}' has incompatible values in the two branches of the conditional: {e}"
-        ) from None
-    if x.dtype is not y.dtype:
-        raise TypeError(
-            f"{_where(location)}'{name}' has dtype {x.dtype.name} in the {branch_names[0]} branch, but dtype "
-            f"{y.dtype.name} in the {branch_names[1]} branch"
-        )
-    return x, y
-
-
 def staged_cond(pred, true_fn, false_fn, names, location=None):
     """Trace both branches (functions returning one value per name) into a
     `cond` node; returns the merged values."""

@@ -44,9 +44,6 @@ class Dataset:
         self._card = cardinality
 
     # runtime ----------------------------------------------------------------
-    def _flat_iter(self):
-        return self._make_iter()
-
     def _iter_values(self):
         if self._nested:
             for flat in self._make_iter():
@@ -1292,10 +1289,6 @@ def _flatten_shapes(shapes, types):
     return [shapes]
 
 
-def _next_kernel(it):
-    return it._next_values()
-
-
 def _next_infer(inputs, attrs):
     return [(s.dtype, s.shape) for s in nest.flatten(attrs["iterator"].element_spec)]
 
@@ -1348,10 +1341,6 @@ class Iterator:
 
 
 ITER_NEXT.kernel = lambda iterator: (lambda v: v[0] if len(v) == 1 else v)(iterator._next_values())
-
-
-def _iter(ds):
-    return Iterator(ds)
 
 
 #: next() calls one trace may make on iterators before a Python loop over

@@ -48,10 +48,6 @@ def not_differentiable(*names):
         set_gradient(n, NONDIFF)
 
 
-def _is_diff(dtype):
-    return dtype.is_floating or dtype is dt.variant
-
-
 # ------------------------------------------------------------- helper ops
 def unbroadcast(g, shape):
     """Sum the array ``g`` (numpy's, or another engine's with the same

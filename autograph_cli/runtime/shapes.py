@@ -152,9 +152,6 @@ class TensorSpec:
         """Is a tensor (or spec) acceptable for this spec?"""
         return value.dtype is self.dtype and as_shape(value.shape).is_subtype_of(self.shape)
 
-    def _key(self):
-        return (self.dtype, self.shape.dims)
-
     def __eq__(self, other):
         return (
             isinstance(other, TensorSpec)

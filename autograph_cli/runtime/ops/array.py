@@ -106,12 +106,6 @@ def _reshape_infer(inputs, attrs):
     return [(x.dtype, TensorShape(dims))]
 
 
-def _reshape_kernel(x, shape=None, *rest):
-    if rest:
-        shape = rest[0]
-    return np.reshape(x, tuple(int(a) for a in np.atleast_1d(shape)))
-
-
 def _reshape_emit(node, args, bind):
     if len(args) == 1:
         return f"np.reshape({args[0]}, {tuple(node.attrs['shape'])!r})"

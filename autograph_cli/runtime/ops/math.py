@@ -37,11 +37,6 @@ def _div_infer(inputs, attrs):
     return [(out, broadcast_shapes(x.shape, y.shape))]
 
 
-def _div_kernel(a, b):
-    r = np.true_divide(a, b)
-    return r
-
-
 REALDIV = define("RealDiv", _div_infer, expr="np.true_divide({0}, {1})")
 
 EQUAL = define("Equal", _binary_infer("Equal", dt.bool), expr="{0} == {1}")
