@@ -8,7 +8,13 @@ so; they run when named (``python -m pytest tests/test_stdlib_hook.py``), with
 """
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# every op the suite builds is checked against its declared signature, attribute
+# kinds included (runtime/opdef.py: STRICT), eagerly too; set before the runtime loads
+os.environ.setdefault("AUTOGRAPH_STRICT_OPS", "1")
 
 SLOW_FILES = {"test_stdlib_pipeline.py", "test_stdlib_hook.py"}
 

@@ -125,7 +125,8 @@ def _ragged_to_tensor_kernel(values, row_splits, default_value=0):
     return out
 
 
-RAGGED_TO_TENSOR = ops.define("RaggedTensorToTensor", _ragged_to_tensor_infer, _ragged_to_tensor_kernel)
+RAGGED_TO_TENSOR = ops.define("RaggedTensorToTensor", _ragged_to_tensor_infer, _ragged_to_tensor_kernel,
+                              sig="values, row_splits, *, default_value: any = 0")
 
 
 class RaggedTensor:

@@ -23,10 +23,12 @@ from .tensor_array import TensorArray, list_to_tensor_array
 
 __all__ = ["cond", "while_loop", "Backend", "BACKEND", "set_loop_options"]
 
-COND = ops.define("If", lambda i, a: [], None, emit=lambda *a: "")
-WHILE = ops.define("While", lambda i, a: [], None, emit=lambda *a: "")
-FOR = ops.define("For", lambda i, a: [], None, emit=lambda *a: "")
-REDUCE_DATASET = ops.define("ReduceDataset", lambda i, a: [], None, emit=lambda *a: "")
+COND = ops.define("If", lambda i, a: [], None, emit=lambda *a: "", sig="pred")
+WHILE = ops.define("While", lambda i, a: [], None, emit=lambda *a: "", sig="*loop_vars")
+FOR = ops.define("For", lambda i, a: [], None, emit=lambda *a: "",
+                 sig="*sources_and_loop_vars, n_item: int, dataset: bool, single_item: bool, n_src: int")
+REDUCE_DATASET = ops.define("ReduceDataset", lambda i, a: [], None, emit=lambda *a: "",
+                            sig="*sources_and_loop_vars, n_item: int, dataset: bool, single_item: bool, n_src: int")
 
 
 def _assert_kernel(c, message):
@@ -41,6 +43,7 @@ ASSERT = ops.define(
     _assert_kernel,
     effect=True,
     emit=lambda n, a, bind: f"{bind(_assert_kernel)}({a[0]}, {bind(n.attrs['message'])})",
+    sig="condition, *, message: any"
 )
 
 
@@ -365,7 +368,7 @@ CHECK_BOUND = ops.define(
     lambda i, a: [(i[0].dtype, i[0].shape)],
     _check_bound_kernel,
     effect=True,  # a read: it runs where the program reads, even if the value is not used further
-    nofold=True,
+    nofold=True, sig="value, iterations, *, message: str"
 )
 
 

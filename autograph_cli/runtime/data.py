@@ -1038,7 +1038,7 @@ def _dataset_kernel(*values, build):
 
 
 DATASET_OP = ops.define("DatasetFromTensors", lambda i, a: [(dt.variant, TensorShape([]))], _dataset_kernel,
-                        nofold=True)
+                        nofold=True, sig="*components, build: fn")
 
 
 def _dataset_op(name, build, inputs, element_spec):
@@ -1298,7 +1298,7 @@ def _next_emit(node, args, bind):
     return f"{bind(node.attrs['iterator'])}._next_values(){one}"
 
 
-ITER_NEXT = ops.define("IteratorGetNext", _next_infer, None, emit=_next_emit, effect=True)
+ITER_NEXT = ops.define("IteratorGetNext", _next_infer, None, emit=_next_emit, effect=True, sig="*, iterator: any")
 
 
 class Iterator:
@@ -1386,7 +1386,8 @@ def _make_iterator_kernel(dataset):
 
 
 MAKE_ITERATOR = ops.define(
-    "MakeIterator", lambda i, a: [(dt.variant, TensorShape([]))], _make_iterator_kernel, effect=True, nofold=True)
+    "MakeIterator", lambda i, a: [(dt.variant, TensorShape([]))], _make_iterator_kernel, effect=True, nofold=True,
+    sig="*, dataset: any")
 
 
 def _get_next_kernel(handle, single):
@@ -1406,7 +1407,7 @@ def _get_next_emit(node, args, bind):
 
 
 GET_NEXT = ops.define("IteratorGetNextFromHandle", _get_next_infer, None, emit=_get_next_emit, effect=True,
-                      nofold=True)
+                      nofold=True, sig="handle, *, element_spec: any")
 GET_NEXT.kernel = lambda handle, element_spec: _get_next_kernel(handle, len(nest.flatten(element_spec)) == 1)
 
 
@@ -1462,7 +1463,7 @@ class _EnumeratedLive:
 
 ENUMERATE_ITERATOR = ops.define(
     "EnumerateIterator", lambda i, a: [(dt.variant, TensorShape([]))], lambda live, start: _EnumeratedLive(live, start),
-    effect=True, nofold=True)
+    effect=True, nofold=True, sig="handle, *, start: int")
 
 
 def _dataset_iter(self):

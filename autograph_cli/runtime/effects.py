@@ -102,7 +102,7 @@ def _make_printer(parts, sep, end, stream, summarize, quote=True):
 
 
 PRINT = ops.define("PrintV2", lambda i, a: [], lambda *vals, printer: printer(*vals), effect=True,
-                   emit=lambda n, a, bind: f"{bind(n.attrs['printer'])}({', '.join(a)})")
+                   emit=lambda n, a, bind: f"{bind(n.attrs['printer'])}({', '.join(a)})", sig="*values, printer: fn")
 
 
 def _is_tensorish(x):
@@ -210,7 +210,8 @@ def _py_func_emit(n, a, bind):
     return f"{k}({', '.join(a)})"
 
 
-PY_FUNC = ops.define("EagerPyFunc", _py_func_infer, _py_func_kernel, effect=True, emit=_py_func_emit)
+PY_FUNC = ops.define("EagerPyFunc", _py_func_infer, _py_func_kernel, effect=True, emit=_py_func_emit,
+                     sig="*inputs, func: fn, in_dtypes: any, out_dtypes: any, single: bool")
 
 
 def py_function(func, inp, Tout, name=None):  # noqa: N803 - TensorFlow's name
@@ -274,9 +275,10 @@ def _np_func_emit(n, a, bind):
     return f"{k}({', '.join(a)})"
 
 
-NUMPY_FUNC = ops.define("PyFunc", _py_func_infer, _np_func_kernel, effect=True, emit=_np_func_emit)
+NUMPY_FUNC = ops.define("PyFunc", _py_func_infer, _np_func_kernel, effect=True, emit=_np_func_emit,
+                        sig="*inputs, func: fn, out_dtypes: any, single: bool")
 NUMPY_FUNC_STATELESS = ops.define("PyFuncStateless", _py_func_infer, _np_func_kernel, nofold=True,
-                                  emit=_np_func_emit)
+                                  emit=_np_func_emit, sig="*inputs, func: fn, out_dtypes: any, single: bool")
 # numpy code is opaque to the tapes: no gradient (TensorFlow's PyFunc has none)
 set_gradient("PyFunc", None)
 set_gradient("PyFuncStateless", None)

@@ -68,7 +68,7 @@ def _like_infer(inputs, attrs):
     return [(inputs[0].dtype, inputs[1].shape)]
 
 
-SUM_TO = ops.define("SumToShapeOf", _like_infer, lambda g, like: unbroadcast(g, np.shape(like)))
+SUM_TO = ops.define("SumToShapeOf", _like_infer, lambda g, like: unbroadcast(g, np.shape(like)), sig="g, like")
 
 
 def _bcast_kernel(g, like):
@@ -78,10 +78,10 @@ def _bcast_kernel(g, like):
     return np.array(np.broadcast_to(g, shape))
 
 
-BCAST_TO = ops.define("BroadcastToShapeOf", _like_infer, _bcast_kernel)
-RESHAPE_LIKE = ops.define("ReshapeLike", _like_infer, lambda g, like: np.reshape(g, np.shape(like)))
-STOP_GRADIENT = ops.define("StopGradient", ops._inf_same, expr="{0}")
-PREVENT_GRADIENT = ops.define("PreventGradient", ops._inf_same, lambda x, message: x)
+BCAST_TO = ops.define("BroadcastToShapeOf", _like_infer, _bcast_kernel, sig="g, like")
+RESHAPE_LIKE = ops.define("ReshapeLike", _like_infer, lambda g, like: np.reshape(g, np.shape(like)), sig="g, like")
+STOP_GRADIENT = ops.define("StopGradient", ops._inf_same, expr="{0}", sig="x")
+PREVENT_GRADIENT = ops.define("PreventGradient", ops._inf_same, lambda x, message: x, sig="x, *, message: str")
 
 
 def sum_to(g, x):
@@ -478,7 +478,8 @@ def _prod_grad_kernel(x, dy, axis, keepdims):
     return (pe * dy).astype(x.dtype)
 
 
-PROD_GRAD = ops.define("ProdGrad", lambda i, a: [(i[0].dtype, i[0].shape)], _prod_grad_kernel)
+PROD_GRAD = ops.define("ProdGrad", lambda i, a: [(i[0].dtype, i[0].shape)], _prod_grad_kernel,
+                       sig="x, dy, *, axis: axes, keepdims: bool")
 
 
 @register_gradient("Prod", lambda: (lambda x: ops.reduce_prod(x, axis=1), [_r(2, 3)]))
@@ -520,7 +521,7 @@ def _expand_axes_kernel(g, axis, like):
 
 
 EXPAND_AXES = ops.define("ExpandReducedAxes", lambda i, a: [(i[0].dtype, TensorShape(None if i[2].shape.rank is None else [None] * i[2].shape.rank))],
-                         _expand_axes_kernel)
+                         _expand_axes_kernel, sig="g, axis, like")
 
 
 @register_gradient("ExpandReducedAxes")
@@ -539,7 +540,7 @@ def _cumsum_rev_kernel(g, axis):
     return np.flip(np.cumsum(np.flip(g, axis), axis=axis, dtype=g.dtype), axis)
 
 
-CUMSUM_REV = ops.define("CumsumReverse", ops._inf_same, _cumsum_rev_kernel)
+CUMSUM_REV = ops.define("CumsumReverse", ops._inf_same, _cumsum_rev_kernel, sig="g, *, axis: int")
 
 
 @register_gradient("CumsumReverse")
@@ -599,7 +600,7 @@ def _concat_grad_kernel(g, *xs, axis):
     return parts[0] if len(parts) == 1 else tuple(parts)
 
 
-CONCAT_GRAD = ops.define("ConcatGrad", _concat_grad_infer, _concat_grad_kernel)
+CONCAT_GRAD = ops.define("ConcatGrad", _concat_grad_infer, _concat_grad_kernel, sig="g, *values, axis: int")
 
 
 @register_gradient("ConcatGrad")
@@ -636,7 +637,8 @@ def _tile_grad_kernel(g, x, multiples):
     return g.sum(axis=tuple(range(0, 2 * len(shape), 2)))
 
 
-TILE_GRAD = ops.define("TileGrad", lambda i, a: [(i[0].dtype, i[1].shape)], _tile_grad_kernel)
+TILE_GRAD = ops.define("TileGrad", lambda i, a: [(i[0].dtype, i[1].shape)], _tile_grad_kernel,
+                       sig="g, x, *, multiples: ints")
 
 
 @register_gradient("TileGrad")
@@ -670,7 +672,8 @@ def _gather_grad_kernel(g, idx, p, axis):
     return z
 
 
-GATHER_GRAD = ops.define("GatherGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _gather_grad_kernel)
+GATHER_GRAD = ops.define("GatherGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _gather_grad_kernel,
+                         sig="g, indices, params, *, axis: int")
 
 
 @register_gradient("GatherGrad")
@@ -693,7 +696,8 @@ def _slice_grad_kernel(g, x, *rest, spec):
     return z
 
 
-SLICE_GRAD = ops.define("StridedSliceGrad", lambda i, a: [(i[0].dtype, i[1].shape)], _slice_grad_kernel)
+SLICE_GRAD = ops.define("StridedSliceGrad", lambda i, a: [(i[0].dtype, i[1].shape)], _slice_grad_kernel,
+                        sig="g, x, *bounds, spec: any")
 
 
 @register_gradient("StridedSliceGrad")
@@ -787,14 +791,14 @@ def _gl_split(g, h):
     return out
 
 
-GL_EMPTY = ops.define("GradListEmpty", lambda i, a: _H, lambda: [], nofold=True)
-GL_ADD = ops.define("GradListAdd", lambda i, a: _H, _gl_add, nofold=True)
-GL_AT = ops.define("GradListAt", lambda i, a: _H, _gl_at, nofold=True)
-GL_PICK = ops.define("GradListPick", lambda i, a: [(i[2].dtype, i[2].shape)], _gl_pick, nofold=True)
-GL_DROP = ops.define("GradListDrop", lambda i, a: _H, _gl_drop, nofold=True)
-GL_UNSTACK = ops.define("GradListUnstack", lambda i, a: _H, _gl_unstack, nofold=True)
-GL_STACK = ops.define("GradListStack", lambda i, a: [(i[1].dtype, i[1].shape)], _gl_stack, nofold=True)
-GL_SPLIT = ops.define("GradListSplit", lambda i, a: _H, _gl_split, nofold=True)
+GL_EMPTY = ops.define("GradListEmpty", lambda i, a: _H, lambda: [], nofold=True, sig="")
+GL_ADD = ops.define("GradListAdd", lambda i, a: _H, _gl_add, nofold=True, sig="a, b")
+GL_AT = ops.define("GradListAt", lambda i, a: _H, _gl_at, nofold=True, sig="g, i")
+GL_PICK = ops.define("GradListPick", lambda i, a: [(i[2].dtype, i[2].shape)], _gl_pick, nofold=True, sig="h, i, like")
+GL_DROP = ops.define("GradListDrop", lambda i, a: _H, _gl_drop, nofold=True, sig="h, i")
+GL_UNSTACK = ops.define("GradListUnstack", lambda i, a: _H, _gl_unstack, nofold=True, sig="g")
+GL_STACK = ops.define("GradListStack", lambda i, a: [(i[1].dtype, i[1].shape)], _gl_stack, nofold=True, sig="h, like")
+GL_SPLIT = ops.define("GradListSplit", lambda i, a: _H, _gl_split, nofold=True, sig="g, h")
 
 not_differentiable("GradListEmpty")
 
@@ -897,11 +901,14 @@ def _gs_to_tensor(lst, like):
     return z
 
 
-GS_NEW = ops.define("GradStackNew", lambda i, a: _H, lambda: [], nofold=True)
-GS_PUSH = ops.define("GradStackPush", lambda i, a: _H, _gs_push, nofold=True)
-GS_GET = ops.define("GradStackGet", lambda i, a: list(a["specs"]), _gs_get, nofold=True)
-GS_SIZE = ops.define("GradStackSize", lambda i, a: [(dt.int32, TensorShape([]))], lambda acc: np.int32(len(acc)), nofold=True)
-GS_TO_TENSOR = ops.define("GradStackToTensor", lambda i, a: [(i[1].dtype, i[1].shape)], _gs_to_tensor, nofold=True)
+GS_NEW = ops.define("GradStackNew", lambda i, a: _H, lambda: [], nofold=True, sig="")
+GS_PUSH = ops.define("GradStackPush", lambda i, a: _H, _gs_push, nofold=True, sig="acc, *values")
+GS_GET = ops.define("GradStackGet", lambda i, a: list(a["specs"]), _gs_get, nofold=True,
+                    sig="acc, k, *, n: int, specs: any")
+GS_SIZE = ops.define("GradStackSize", lambda i, a: [(dt.int32, TensorShape([]))], lambda acc: np.int32(len(acc)), nofold=True,
+                     sig="acc")
+GS_TO_TENSOR = ops.define("GradStackToTensor", lambda i, a: [(i[1].dtype, i[1].shape)], _gs_to_tensor, nofold=True,
+                          sig="lst, like")
 
 not_differentiable("GradStackNew", "GradStackSize")
 
@@ -926,7 +933,8 @@ def _custom_kernel(*vals, n_x, grad_fn, n_y):
     return ys[0] if n_y == 1 else tuple(ys)
 
 
-CUSTOM = ops.define("CustomGradient", _custom_infer, _custom_kernel, nofold=True)
+CUSTOM = ops.define("CustomGradient", _custom_infer, _custom_kernel, nofold=True,
+                    sig="*xs_and_ys, n_x: int, grad_fn: fn, n_y: int")
 
 
 # ------------------------------------- ops of ops_math / ops_array / ops_linalg
@@ -1020,7 +1028,8 @@ def _gather_nd_grad_kernel(g, idx, p):
     return z
 
 
-GATHER_ND_GRAD = ops.define("GatherNdGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _gather_nd_grad_kernel)
+GATHER_ND_GRAD = ops.define("GatherNdGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _gather_nd_grad_kernel,
+                            sig="g, indices, params")
 
 
 @register_gradient("GatherNdGrad")
@@ -1091,8 +1100,10 @@ def _scatter_along_kernel(g, idx, like, axis):
     return z
 
 
-TAKE_ALONG = ops.define("TakeAlongAxis", lambda i, a: [(i[0].dtype, i[1].shape)], _take_along_kernel)
-SCATTER_ALONG = ops.define("ScatterAlongAxis", lambda i, a: [(i[0].dtype, i[2].shape)], _scatter_along_kernel)
+TAKE_ALONG = ops.define("TakeAlongAxis", lambda i, a: [(i[0].dtype, i[1].shape)], _take_along_kernel,
+                        sig="x, indices, *, axis: int")
+SCATTER_ALONG = ops.define("ScatterAlongAxis", lambda i, a: [(i[0].dtype, i[2].shape)], _scatter_along_kernel,
+                           sig="g, indices, like, *, axis: int")
 
 
 @register_gradient("TakeAlongAxis", lambda: (
@@ -1132,7 +1143,8 @@ def _bmask_grad_kernel(g, m, like, axis):
     return z
 
 
-BMASK_GRAD = ops.define("BooleanMaskGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _bmask_grad_kernel)
+BMASK_GRAD = ops.define("BooleanMaskGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _bmask_grad_kernel,
+                        sig="g, mask, like, *, axis: int")
 
 
 @register_gradient("BooleanMaskGrad")
@@ -1313,7 +1325,8 @@ def _gather_b_grad_kernel(g, idx, p, axis, batch_dims):
     return z
 
 
-GATHER_B_GRAD = ops.define("GatherBatchedGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _gather_b_grad_kernel)
+GATHER_B_GRAD = ops.define("GatherBatchedGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _gather_b_grad_kernel,
+                           sig="g, indices, params, *, axis: int, batch_dims: int")
 
 
 @register_gradient("GatherBatchedGrad")
@@ -1471,7 +1484,8 @@ def _mirror_pad_grad_kernel(g, paddings, like, mode):
     return g
 
 
-MIRROR_PAD_GRAD = ops.define("MirrorPadGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _mirror_pad_grad_kernel)
+MIRROR_PAD_GRAD = ops.define("MirrorPadGrad", lambda i, a: [(i[0].dtype, i[2].shape)], _mirror_pad_grad_kernel,
+                             sig="g, paddings, like, *, mode: str")
 
 
 @register_gradient("MirrorPadGrad")
@@ -1493,7 +1507,8 @@ def _prod_dyn_grad_kernel(x, dy, axis, keepdims):
     return _prod_grad_kernel(x, dy, axes, keepdims)
 
 
-PROD_DYN_GRAD = ops.define("ProdDynGrad", lambda i, a: [(i[0].dtype, i[0].shape)], _prod_dyn_grad_kernel)
+PROD_DYN_GRAD = ops.define("ProdDynGrad", lambda i, a: [(i[0].dtype, i[0].shape)], _prod_dyn_grad_kernel,
+                           sig="x, dy, axis, *, keepdims: bool")
 
 
 @register_gradient("ProdDyn", lambda: (
@@ -1507,7 +1522,7 @@ def _(op, d):
 
 # -------------------------------------------- tile with multiples as input
 TILE_GRAD_DYN = ops.define("TileGradDyn", lambda i, a: [(i[0].dtype, i[1].shape)],
-                           lambda g, x, m: _tile_grad_kernel(g, x, m))
+                           lambda g, x, m: _tile_grad_kernel(g, x, m), sig="g, x, multiples")
 
 
 @register_gradient("TileGradDyn")

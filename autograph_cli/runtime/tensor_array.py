@@ -106,7 +106,7 @@ def _stack_emit(node, args, bind):
 
 
 TA_NEW = ops.define("TensorArrayV3", lambda i, a: _H, _new_kernel, nofold=True,
-                    emit=lambda n, a, b: f"[None] * int({a[0]})")
+                    emit=lambda n, a, b: f"[None] * int({a[0]})", sig="size, *, dynamic: bool")
 def _set_fixed(h, i, v):
     if i < 0:
         raise IndexError(f"Tried to write to index {i} of a TensorArray")
@@ -120,8 +120,10 @@ def _write_emit(node, args, bind):
     return f"{bind(_set_fixed)}({args[0]}, {args[1]}, {args[2]})"
 
 
-TA_WRITE = ops.define("TensorArrayWriteV3", lambda i, a: _H, _write_kernel, effect=True, emit=_write_emit)
-TA_READ = ops.define("TensorArrayReadV3", lambda i, a: [(a["dtype"], a["elem_shape"])], _read_kernel, nofold=True)
+TA_WRITE = ops.define("TensorArrayWriteV3", lambda i, a: _H, _write_kernel, effect=True, emit=_write_emit,
+                      sig="handle, index, value, *, dynamic: bool")
+TA_READ = ops.define("TensorArrayReadV3", lambda i, a: [(a["dtype"], a["elem_shape"])], _read_kernel, nofold=True,
+                     sig="handle, index, *, elem_shape: shape, dtype: dtype")
 
 
 def _stack_infer(inputs, attrs):
@@ -132,12 +134,13 @@ def _stack_infer(inputs, attrs):
     return [(attrs["dtype"], TensorShape((n,) + es.dims))]
 
 
-TA_STACK = ops.define("TensorArrayGatherV3", _stack_infer, _stack_kernel, emit=_stack_emit, nofold=True)
+TA_STACK = ops.define("TensorArrayGatherV3", _stack_infer, _stack_kernel, emit=_stack_emit, nofold=True,
+                      sig="handle, *, elem_shape: shape, dtype: dtype, size: int = None")
 TA_CONCAT = ops.define(
     "TensorArrayConcatV3",
     lambda i, a: [(a["dtype"], TensorShape(None if a["elem_shape"].dims is None else (None,) + a["elem_shape"].dims[1:]))],
     _concat_kernel,
-    nofold=True,
+    nofold=True, sig="handle, *, elem_shape: shape, dtype: dtype"
 )
 def _pop_kernel(h, last):
     # ``last`` (the element read before) only orders this op after the read.
@@ -145,11 +148,11 @@ def _pop_kernel(h, last):
     return h
 
 
-TA_POP = ops.define("TensorListPopBack", lambda i, a: _H, _pop_kernel, effect=True)
+TA_POP = ops.define("TensorListPopBack", lambda i, a: _H, _pop_kernel, effect=True, sig="handle, last")
 TA_SIZE = ops.define("TensorArraySizeV3", lambda i, a: [(dt.int32, TensorShape([]))], lambda h: np.int32(len(h)),
-                     emit=lambda n, a, b: f"{b(np.int32)}(len({a[0]}))", nofold=True)
+                     emit=lambda n, a, b: f"{b(np.int32)}(len({a[0]}))", nofold=True, sig="handle")
 TA_UNSTACK = ops.define("TensorArrayScatterV3", lambda i, a: _H, lambda v: list(np.asarray(v) if np.ndim(v) else [v]),
-                        nofold=True)
+                        nofold=True, sig="value")
 
 
 class TensorArray:

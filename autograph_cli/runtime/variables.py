@@ -29,15 +29,17 @@ def _read_infer(inputs, attrs):
 
 
 READ = ops.define("ReadVariableOp", _read_infer, lambda var: var._read_value(), nofold=True,
-                  emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._read_value()")
+                  emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._read_value()", sig="*, var: any")
 ASSIGN = ops.define("AssignVariableOp", _read_infer, lambda x, var: var._assign_value(x), effect=True,
-                    emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._assign_value({a[0]})")
+                    emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._assign_value({a[0]})", sig="value, *, var: any")
 ASSIGN_ADD = ops.define("AssignAddVariableOp", _read_infer, lambda x, var: var._assign_add_value(x), effect=True,
-                        emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._assign_add_value({a[0]})")
+                        emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._assign_add_value({a[0]})",
+                        sig="value, *, var: any")
 ASSIGN_SUB = ops.define("AssignSubVariableOp", _read_infer, lambda x, var: var._assign_sub_value(x), effect=True,
-                        emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._assign_sub_value({a[0]})")
+                        emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._assign_sub_value({a[0]})",
+                        sig="value, *, var: any")
 INIT = ops.define("VarHandleInit", _read_infer, lambda x, var: var._init_once(x), effect=True,
-                  emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._init_once({a[0]})")
+                  emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._init_once({a[0]})", sig="value, *, var: any")
 
 
 class Variable:

@@ -11,7 +11,7 @@ from .. import dtypes as dt
 from ..context import ctx
 from ..errors import DTypeMismatchError, InvalidArgumentError
 from ..graph import out_of_scope_error
-from ..opdef import OpDef
+from ..opdef import check_node, OpDef, STRICT
 from ..shapes import TensorShape
 from ..tensor import EagerTensor, Tensor, convert_to_tensor
 
@@ -40,6 +40,8 @@ def _as_value(out, dtype):
 
 def apply(op: OpDef, inputs, attrs=_NOATTR, name=None):
     """Run (eager) or stage (tracing) `op`; returns the list of outputs."""
+    if STRICT:  # (a node built is always checked against its op's signature)
+        check_node(op, inputs, attrs)
     g = ctx.graph
     if g is None and op.eager_dtype is not None and not ctx.tapes:
         x = inputs[0]

@@ -49,11 +49,11 @@ def _select_infer(inputs, attrs):
     return [(x.dtype, broadcast_shapes(c.shape, broadcast_shapes(x.shape, y.shape)))]
 
 
-SELECT = define("SelectV2", _select_infer, expr="np.where({0}, {1}, {2})")
+SELECT = define("SelectV2", _select_infer, expr="np.where({0}, {1}, {2})", sig="condition, x, y")
 WHERE_IDX = define(
     "Where",
     lambda i, a: [(dt.int64, TensorShape([None, i[0].shape.rank]))],
-    lambda c: np.argwhere(c).astype(np.int64),
+    lambda c: np.argwhere(c).astype(np.int64), sig="condition"
 )
 
 
@@ -118,7 +118,8 @@ def _reshape_kernel2(x, s=None, shape=None):
     return np.reshape(x, tuple(int(a) for a in np.atleast_1d(shape)))
 
 
-RESHAPE = define("Reshape", _reshape_infer, _reshape_kernel2, emit=_reshape_emit)
+RESHAPE = define("Reshape", _reshape_infer, _reshape_kernel2, emit=_reshape_emit,
+                 sig="x, shape_t=None, *, shape: ints = None")
 
 
 def _transpose_infer(inputs, attrs):
@@ -139,7 +140,8 @@ def _transpose_emit(node, args, bind):
 
 
 TRANSPOSE = define(
-    "Transpose", _transpose_infer, lambda x, perm: np.transpose(x, None if perm is None else tuple(perm)), emit=_transpose_emit
+    "Transpose", _transpose_infer, lambda x, perm: np.transpose(x, None if perm is None else tuple(perm)), emit=_transpose_emit,
+    sig="x, *, perm: ints | None"
 )
 
 
@@ -178,7 +180,8 @@ def _concat_emit(node, args, bind):
     return f"np.concatenate(({', '.join(args)},), {node.attrs['axis']})"
 
 
-CONCAT = define("ConcatV2", _concat_infer, lambda *xs, axis: np.concatenate(xs, axis), emit=_concat_emit)
+CONCAT = define("ConcatV2", _concat_infer, lambda *xs, axis: np.concatenate(xs, axis), emit=_concat_emit,
+                sig="*values, axis: int")
 
 
 def _pack_infer(inputs, attrs):
@@ -212,7 +215,7 @@ def _pack_kernel(*xs, axis):
     return np.stack(xs, axis)
 
 
-PACK = define("Pack", _pack_infer, _pack_kernel, emit=_pack_emit)
+PACK = define("Pack", _pack_infer, _pack_kernel, emit=_pack_emit, sig="*values, axis: int")
 
 
 def _unpack_infer(inputs, attrs):
@@ -223,7 +226,8 @@ def _unpack_infer(inputs, attrs):
     return [(x.dtype, TensorShape(dims))] * n
 
 
-UNPACK = define("Unpack", _unpack_infer, lambda x, axis: tuple(np.moveaxis(np.asarray(x), axis, 0)))
+UNPACK = define("Unpack", _unpack_infer, lambda x, axis: tuple(np.moveaxis(np.asarray(x), axis, 0)),
+                sig="x, *, axis: int")
 
 
 def _expand_infer(inputs, attrs):
@@ -237,7 +241,7 @@ def _expand_infer(inputs, attrs):
     return [(x.dtype, TensorShape(dims))]
 
 
-EXPAND = define("ExpandDims", _expand_infer, lambda x, axis: np.expand_dims(x, axis))
+EXPAND = define("ExpandDims", _expand_infer, lambda x, axis: np.expand_dims(x, axis), sig="x, *, axis: int")
 
 
 def _squeeze_infer(inputs, attrs):
@@ -253,7 +257,8 @@ def _squeeze_infer(inputs, attrs):
 
 
 SQUEEZE = define(
-    "Squeeze", _squeeze_infer, lambda x, axis: np.squeeze(x, None if axis is None else tuple(axis))
+    "Squeeze", _squeeze_infer, lambda x, axis: np.squeeze(x, None if axis is None else tuple(axis)),
+    sig="x, *, axis: axes"
 )
 
 
@@ -275,7 +280,8 @@ def _tile_infer(inputs, attrs):
     return [(x.dtype, TensorShape([None if d is None else d * k for d, k in zip(x.shape.dims, m)]))]
 
 
-TILE = define("Tile", _tile_infer, lambda x, multiples: np.tile(x, tuple(np.atleast_1d(multiples).tolist())))
+TILE = define("Tile", _tile_infer, lambda x, multiples: np.tile(x, tuple(np.atleast_1d(multiples).tolist())),
+              sig="x, multiples_t=None, *, multiples: ints = None")
 
 
 def _gather_infer(inputs, attrs):
@@ -299,7 +305,7 @@ def _gather_kernel(p, idx, axis):
     return np.take(p, idx, axis=axis)
 
 
-GATHER = define("GatherV2", _gather_infer, _gather_kernel)
+GATHER = define("GatherV2", _gather_infer, _gather_kernel, sig="params, indices, *, axis: int")
 
 
 def _shape_infer(inputs, attrs):
@@ -307,9 +313,11 @@ def _shape_infer(inputs, attrs):
     return [(attrs["out_type"], TensorShape([r]))]
 
 
-SHAPE = define("Shape", _shape_infer, lambda x, out_type: np.array(np.shape(x), dtype=out_type.np))
-SIZE = define("Size", lambda i, a: [(a["out_type"], TensorShape([]))], lambda x, out_type: out_type.np(np.size(x)))
-RANK = define("Rank", lambda i, a: [(dt.int32, TensorShape([]))], lambda x: np.int32(np.ndim(x)))
+SHAPE = define("Shape", _shape_infer, lambda x, out_type: np.array(np.shape(x), dtype=out_type.np),
+               sig="x, *, out_type: dtype")
+SIZE = define("Size", lambda i, a: [(a["out_type"], TensorShape([]))], lambda x, out_type: out_type.np(np.size(x)),
+              sig="x, *, out_type: dtype")
+RANK = define("Rank", lambda i, a: [(dt.int32, TensorShape([]))], lambda x: np.int32(np.ndim(x)), sig="x")
 
 
 def _range_infer(inputs, attrs):
@@ -333,7 +341,8 @@ def _range_kernel(s, l, d):
     return np.arange(s, l, d, dtype=np.asarray(s).dtype)
 
 
-RANGE = define("Range", _range_infer, _range_kernel, emit=lambda n, a, b: f"np.arange({a[0]}, {a[1]}, {a[2]}, {b(n.outputs[0].dtype.np)})")
+RANGE = define("Range", _range_infer, _range_kernel, emit=lambda n, a, b: f"np.arange({a[0]}, {a[1]}, {a[2]}, {b(n.outputs[0].dtype.np)})",
+               sig="start, limit, delta")
 
 
 def _fill_infer(inputs, attrs):
@@ -343,24 +352,25 @@ def _fill_infer(inputs, attrs):
     return [(value.dtype, TensorShape(_sa.static_shape_of(dims)))]
 
 
-FILL = define("Fill", _fill_infer, lambda dims, v: np.full(tuple(np.atleast_1d(dims).tolist()), v))
+FILL = define("Fill", _fill_infer, lambda dims, v: np.full(tuple(np.atleast_1d(dims).tolist()), v), sig="dims, value")
 
 
 def _zeros_infer(inputs, attrs):
     return [(attrs["dtype"], TensorShape(attrs["shape"]))]
 
 
-ZEROS = define("Zeros", _zeros_infer, lambda shape, dtype: np.zeros(shape, dtype.np))
-ONES = define("Ones", _zeros_infer, lambda shape, dtype: np.ones(shape, dtype.np))
-ZEROS_LIKE = define("ZerosLike", _inf_same, lambda x: np.zeros_like(x))
-ONES_LIKE = define("OnesLike", _inf_same, lambda x: np.ones_like(x))
+ZEROS = define("Zeros", _zeros_infer, lambda shape, dtype: np.zeros(shape, dtype.np),
+               sig="*, shape: ints, dtype: dtype")
+ONES = define("Ones", _zeros_infer, lambda shape, dtype: np.ones(shape, dtype.np), sig="*, shape: ints, dtype: dtype")
+ZEROS_LIKE = define("ZerosLike", _inf_same, lambda x: np.zeros_like(x), sig="x")
+ONES_LIKE = define("OnesLike", _inf_same, lambda x: np.ones_like(x), sig="x")
 
 
 def _eye_kernel(shape, dtype):
     return np.eye(shape[0], shape[1], dtype=dtype.np)
 
 
-EYE = define("Eye", _zeros_infer, _eye_kernel)
+EYE = define("Eye", _zeros_infer, _eye_kernel, sig="*, shape: ints, dtype: dtype")
 
 
 def _onehot_infer(inputs, attrs):
@@ -377,7 +387,8 @@ def _onehot_kernel(indices, depth, dtype, on, off):
     return out
 
 
-ONEHOT = define("OneHot", _onehot_infer, _onehot_kernel)
+ONEHOT = define("OneHot", _onehot_infer, _onehot_kernel,
+                sig="indices, *, depth: int, dtype: dtype, on: scalar, off: scalar")
 
 
 def _ensure_shape_infer(inputs, attrs):
@@ -394,7 +405,7 @@ def _ensure_shape_kernel(x, shape):
     return x
 
 
-ENSURE_SHAPE = define("EnsureShape", _ensure_shape_infer, _ensure_shape_kernel)
+ENSURE_SHAPE = define("EnsureShape", _ensure_shape_infer, _ensure_shape_kernel, sig="x, *, shape: shape")
 
 
 
@@ -426,6 +437,7 @@ def reshape(tensor, shape, name=None):
     return apply1(RESHAPE, [x], {"shape": tuple(shape)})
 
 
+@_sa.static_args("tf.transpose", "perm")
 def transpose(a, perm=None, name=None, conjugate=False):
     x = _t(a)
     if perm is not None:
@@ -446,6 +458,7 @@ def _pack_args(values):
     return [_t(v) if isinstance(v, Tensor) or hasattr(v, "_as_tensor") else _t(v, dtype=d0) for v in values]
 
 
+@_sa.static_args("tf.concat", "axis")
 def concat(values, axis, name="concat"):
     ts = _pack_args(values)
     axis = _sa.require_static_int(axis, "tf.concat", "axis")
@@ -454,6 +467,7 @@ def concat(values, axis, name="concat"):
     return apply1(CONCAT, ts, {"axis": axis})
 
 
+@_sa.static_args("tf.stack", "axis")
 def stack(values, axis=0, name="stack"):
     if hasattr(values, "stack") and not isinstance(values, (list, tuple)):
         return values.stack()
@@ -461,6 +475,7 @@ def stack(values, axis=0, name="stack"):
     return apply1(PACK, ts, {"axis": _sa.require_static_int(axis, "tf.stack", "axis")})
 
 
+@_sa.static_args("tf.unstack", "axis")
 def unstack(value, num=None, axis=0, name="unstack"):
     x = _t(value)
     axis = _sa.require_static_int(axis, "tf.unstack", "axis")
@@ -469,10 +484,12 @@ def unstack(value, num=None, axis=0, name="unstack"):
     return apply(UNPACK, [x], {"axis": axis})
 
 
+@_sa.static_args("tf.expand_dims", "axis")
 def expand_dims(input, axis, name=None):  # noqa: A002
     return apply1(EXPAND, [_t(input)], {"axis": _sa.require_static_int(axis, "tf.expand_dims", "axis")})
 
 
+@_sa.static_args("tf.squeeze", "axis")
 def squeeze(input, axis=None, name=None):  # noqa: A002
     if axis is not None:
         axis = _sa.require_static_ints(axis, "tf.squeeze", "axis")
@@ -486,9 +503,10 @@ def tile(input, multiples, name=None):  # noqa: A002
     return apply1(TILE, [_t(input), mt])
 
 
+@_sa.static_args("tf.gather", "axis", "batch_dims")
 def gather(params, indices, axis=0, batch_dims=0, name=None):
     p = _t(params)
-    if batch_dims:
+    if _sa.require_static_int(batch_dims, "tf.gather", "batch_dims"):
         return gather_batched(p, indices, axis, batch_dims)
     axis = _sa.require_static_int(axis, "tf.gather", "axis")
     return apply1(GATHER, [p, _t(indices)], {"axis": axis % builtins.max(p.shape.rank or 1, 1)})
@@ -585,6 +603,7 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002
     return out if dtype is None else cast(out, dtype)
 
 
+@_sa.static_args("tf.eye", "batch_shape")
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dt.float32, name=None):
     dtype = dt.as_dtype(dtype)
     n = _sa.static_int(num_rows)
@@ -795,7 +814,7 @@ def _slice_emit(node, args, bind):
     return f"{args[0]}[{_index_expr(node.attrs['spec'], args)}]"
 
 
-STRIDED_SLICE = define("StridedSlice", _slice_infer, _slice_kernel, emit=_slice_emit)
+STRIDED_SLICE = define("StridedSlice", _slice_infer, _slice_kernel, emit=_slice_emit, sig="x, *bounds, spec: any")
 
 
 def getitem(x, key):
@@ -866,7 +885,8 @@ def _slice_update_kernel(x, *rest, spec):
 
 # x with x[key] replaced by value (inputs: x, the index tensors, value); what
 # `variable[key].assign(value)` builds. No broadcasting: value has the slice's shape.
-STRIDED_SLICE_UPDATE = define("TensorStridedSliceUpdate", _slice_update_infer, _slice_update_kernel)
+STRIDED_SLICE_UPDATE = define("TensorStridedSliceUpdate", _slice_update_infer, _slice_update_kernel,
+                              sig="x, *bounds_and_value, spec: any")
 
 
 def strided_slice_update(x, key, value):
@@ -993,8 +1013,9 @@ def _pad_kernel(x, paddings, value=None, mode="constant"):
     return np.pad(x, p, mode=mode)
 
 
-PAD = define("PadV2", _pad_infer, lambda x, p, v: _pad_kernel(x, p, v))
-MIRROR_PAD = define("MirrorPad", _pad_infer, lambda x, p, mode: _pad_kernel(x, p, None, mode))
+PAD = define("PadV2", _pad_infer, lambda x, p, v: _pad_kernel(x, p, v), sig="x, paddings, constant_values")
+MIRROR_PAD = define("MirrorPad", _pad_infer, lambda x, p, mode: _pad_kernel(x, p, None, mode),
+                    sig="x, paddings, *, mode: str")
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
@@ -1047,11 +1068,12 @@ def _sort_kernel(x, axis, descending):
     return np.take_along_axis(x, _argsort_np(x, axis, descending), axis)
 
 
-SORT = define("Sort", _sort_infer, _sort_kernel)
+SORT = define("Sort", _sort_infer, _sort_kernel, sig="x, *, axis: int, descending: bool")
 ARGSORT = define(
     "ArgSort",
     lambda i, a: [(dt.int32, _sort_infer(i, a)[0][1])],
     lambda x, axis, descending: _argsort_np(x, axis, descending).astype(np.int32),
+    sig="x, *, axis: int, descending: bool"
 )
 
 
@@ -1062,11 +1084,13 @@ def _direction(direction):
     return d == "DESCENDING"
 
 
+@_sa.static_args("tf.sort", "axis")
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     x = _tx(values)
     return apply1(SORT, [x], {"axis": _axis(axis, x.shape.rank, "tf.sort"), "descending": _direction(direction)})
 
 
+@_sa.static_args("tf.argsort", "axis")
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     x = _tx(values)
     return apply1(ARGSORT, [x], {"axis": _axis(axis, x.shape.rank, "tf.argsort"), "descending": _direction(direction)})
@@ -1100,7 +1124,7 @@ def _topk_kernel(x, k, sorted=True):  # noqa: A002
     return np.take_along_axis(x, idx, -1), idx.astype(np.int32)
 
 
-TOPK = define("TopKV2", _topk_infer, _topk_kernel)
+TOPK = define("TopKV2", _topk_infer, _topk_kernel, sig="x, k_t=None, *, k: int = None")
 
 
 def top_k(input, k=1, sorted=True, index_type=dt.int32, name=None):  # noqa: A002
@@ -1148,9 +1172,10 @@ def _bmask_kernel(x, m, axis):
     return x[(slice(None),) * axis + (m,)]
 
 
-BOOLEAN_MASK = define("BooleanMask", _bmask_infer, _bmask_kernel)
+BOOLEAN_MASK = define("BooleanMask", _bmask_infer, _bmask_kernel, sig="x, mask, *, axis: int")
 
 
+@_sa.static_args("tf.boolean_mask", "axis")
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     x = _tx(tensor)
     m = _tx(mask, dtype_hint=dt.bool)
@@ -1205,9 +1230,10 @@ def _gather_nd_kernel(p, idx, batch_dims):
     return out.reshape(bshape + out.shape[1:])
 
 
-GATHER_ND = define("GatherNd", _gather_nd_infer, _gather_nd_kernel)
+GATHER_ND = define("GatherNd", _gather_nd_infer, _gather_nd_kernel, sig="params, indices, *, batch_dims: int")
 
 
+@_sa.static_args("tf.gather_nd", "batch_dims")
 def gather_nd(params, indices, batch_dims=0, name=None):
     p = _tx(params)
     return apply1(GATHER_ND, [p, _tx(indices)], {"batch_dims": _sa.require_static_int(batch_dims, "tf.gather_nd", "batch_dims")})
@@ -1241,7 +1267,7 @@ def _scatter_nd_kernel(idx, upd, shape):
     return out
 
 
-SCATTER_ND = define("ScatterNd", _scatter_nd_infer, _scatter_nd_kernel)
+SCATTER_ND = define("ScatterNd", _scatter_nd_infer, _scatter_nd_kernel, sig="indices, updates, shape")
 
 
 def scatter_nd(indices, updates, shape, name=None):
@@ -1289,7 +1315,8 @@ def _tscatter_kernel(how):
 
 
 _TSCATTER = {
-    how: define(f"TensorScatter{op}", _tscatter_infer(f"tf.tensor_scatter_nd_{how}"), _tscatter_kernel(how))
+    how: define(f"TensorScatter{op}", _tscatter_infer(f"tf.tensor_scatter_nd_{how}"), _tscatter_kernel(how),
+                sig="x, indices, updates")
     for how, op in (("update", "Update"), ("add", "Add"), ("sub", "Sub"), ("max", "Max"), ("min", "Min"))
 }
 
@@ -1337,7 +1364,7 @@ def _unique_kernel(x, out_idx):
     return x[np.sort(first)], rank[inv.reshape(-1)].astype(out_idx.np)
 
 
-UNIQUE = define("Unique", _unique_infer, _unique_kernel)
+UNIQUE = define("Unique", _unique_infer, _unique_kernel, sig="x, *, out_idx: dtype")
 
 
 def unique(x, out_idx=dt.int32, name=None):
@@ -1369,8 +1396,10 @@ def _cum_kernel(x, axis, exclusive, reverse, kind):
     return out
 
 
-CUMULATIVE = define("Cumulative", _cum_infer, _cum_kernel)
-CUMPROD = define("Cumprod", _cum_infer, lambda x, axis, exclusive, reverse: _cum_kernel(x, axis, exclusive, reverse, "prod"))
+CUMULATIVE = define("Cumulative", _cum_infer, _cum_kernel,
+                    sig="x, *, axis: int, exclusive: bool, reverse: bool, kind: str")
+CUMPROD = define("Cumprod", _cum_infer, lambda x, axis, exclusive, reverse: _cum_kernel(x, axis, exclusive, reverse, "prod"),
+                 sig="x, *, axis: int, exclusive: bool, reverse: bool")
 
 
 def cumulative(kind, x, axis=0, exclusive=False, reverse=False):
@@ -1385,10 +1414,12 @@ def cumulative(kind, x, axis=0, exclusive=False, reverse=False):
     return apply1(CUMULATIVE, [x], {"axis": a, "exclusive": bool(exclusive), "reverse": bool(reverse), "kind": kind})
 
 
+@_sa.static_args("tf.math.cumsum", "axis")
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     return cumulative("sum", x, axis, exclusive, reverse)
 
 
+@_sa.static_args("tf.math.cumprod", "axis")
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     return cumulative("prod", x, axis, exclusive, reverse)
 
@@ -1464,10 +1495,10 @@ _SEG_OPS = {}
 for _kind in ("sum", "mean", "max", "min", "prod"):
     _SEG_OPS[(_kind, True)] = define(
         f"Segment{_kind.capitalize()}", _segment_infer,
-        lambda d, i, _k=_kind: _segment_kernel(d, i, None, _k, True))
+        lambda d, i, _k=_kind: _segment_kernel(d, i, None, _k, True), sig="data, segment_ids")
     _SEG_OPS[(_kind, False)] = define(
         f"UnsortedSegment{_kind.capitalize()}", _segment_infer,
-        lambda d, i, n, _k=_kind: _segment_kernel(d, i, n, _k, False))
+        lambda d, i, n, _k=_kind: _segment_kernel(d, i, n, _k, False), sig="data, segment_ids, num_segments")
 
 
 def _segment(kind):
@@ -1563,9 +1594,11 @@ def _reverse_infer(inputs, attrs):
     return [(inputs[0].dtype, inputs[0].shape)]
 
 
-REVERSE = define("ReverseV2", _reverse_infer, lambda x, axis: np.flip(x, axis) if axis else np.asarray(x))
+REVERSE = define("ReverseV2", _reverse_infer, lambda x, axis: np.flip(x, axis) if axis else np.asarray(x),
+                 sig="x, *, axis: ints")
 
 
+@_sa.static_args("tf.reverse", "axis")
 def reverse(tensor, axis, name=None):
     x = _tx(tensor)
     axes = _sa.require_static_ints(axis, "tf.reverse", "axis")
@@ -1617,16 +1650,17 @@ def _split_kernel(x, sizes, num, axis):
     return tuple(np.split(x, np.cumsum(sizes)[:-1], axis))
 
 
-SPLIT = define("SplitV", _split_infer, _split_kernel)
+SPLIT = define("SplitV", _split_infer, _split_kernel, sig="x, *, sizes: ints | None, num: int, axis: int")
 
 
+@_sa.static_args("tf.split", "num_or_size_splits", "axis")
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     x = _tx(value)
     a = _axis(axis, x.shape.rank, "tf.split")
     c = _sa.const_value(num_or_size_splits)
     if c is None:
-        raise _sa.StaticArgumentError(
-            "tf.split: argument `num_or_size_splits` must be known while tracing (it sets the number of outputs)"
+        raise _sa.static_argument_error(
+            "tf.split", "num_or_size_splits", "must be known while tracing (it sets the number of outputs)"
         )
     if np.ndim(c) == 0:
         n = int(c)
@@ -1668,7 +1702,8 @@ def _gather_b_kernel(p, idx, axis, batch_dims):
     return out.reshape(bshape + tail)
 
 
-GATHER_BATCHED = define("GatherV2Batched", _gather_b_infer, _gather_b_kernel)
+GATHER_BATCHED = define("GatherV2Batched", _gather_b_infer, _gather_b_kernel,
+                        sig="params, indices, *, axis: int, batch_dims: int")
 
 
 def gather_batched(params, indices, axis, batch_dims):
@@ -1716,6 +1751,7 @@ def sequence_mask(lengths, maxlen=None, dtype=dt.bool, name=None):
     return result if dtype is dt.bool else cast(result, dtype)
 
 
+@_sa.static_args("tf.linspace", "axis")
 def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from start to stop, both included (stop exactly).
 
@@ -1781,9 +1817,11 @@ def _bincount_kernel(arr, *weights, dtype, minlength, maxlength, binary):
     return out.astype(dtype.np)
 
 
-BINCOUNT = define("Bincount", _bincount_infer, _bincount_kernel)
+BINCOUNT = define("Bincount", _bincount_infer, _bincount_kernel,
+                  sig="arr, weights=None, *, dtype: dtype, minlength: int | None, maxlength: int | None, binary: bool")
 
 
+@_sa.static_args("tf.math.bincount", "minlength", "maxlength")
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dt.int32, name=None, axis=None,
              binary_output=False):
     """How often each value 0, 1, ... occurs in an integer tensor (or the sum of its weights)."""

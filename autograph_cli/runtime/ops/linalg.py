@@ -83,7 +83,8 @@ def _inv(x, adjoint=False):
     return out
 
 
-INV = define("MatrixInverse", _inv_infer, _linalg_kernel(_inv, "Input is not invertible."))
+INV = define("MatrixInverse", _inv_infer, _linalg_kernel(_inv, "Input is not invertible."),
+             sig="x, *, adjoint: bool = False")
 
 
 def inv(input, adjoint=False, name=None):  # noqa: A002
@@ -97,7 +98,7 @@ def _det_infer(inputs, attrs):
     return [(x.dtype, TensorShape(None if dims is None else dims[:-2]))]
 
 
-DET = define("MatrixDeterminant", _det_infer, lambda x: np.linalg.det(x))
+DET = define("MatrixDeterminant", _det_infer, lambda x: np.linalg.det(x), sig="x")
 
 
 def det(input, name=None):  # noqa: A002
@@ -109,7 +110,7 @@ def _slogdet_infer(inputs, attrs):
     return [s, s]
 
 
-SLOGDET = define("LogMatrixDeterminant", _slogdet_infer, lambda x: tuple(np.linalg.slogdet(x)))
+SLOGDET = define("LogMatrixDeterminant", _slogdet_infer, lambda x: tuple(np.linalg.slogdet(x)), sig="x")
 
 
 def slogdet(input, name=None):  # noqa: A002
@@ -138,7 +139,8 @@ def _solve(a, b, adjoint=False):
     return np.linalg.solve(a, b)
 
 
-SOLVE = define("MatrixSolve", _solve_infer, _linalg_kernel(_solve, "Input matrix is not invertible."))
+SOLVE = define("MatrixSolve", _solve_infer, _linalg_kernel(_solve, "Input matrix is not invertible."),
+               sig="matrix, rhs, *, adjoint: bool = False")
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
@@ -150,6 +152,7 @@ CHOLESKY = define(
     "Cholesky",
     _inv_infer,
     _linalg_kernel(np.linalg.cholesky, "Cholesky decomposition was not successful. The input might not be valid."),
+    sig="x"
 )
 
 
@@ -165,7 +168,7 @@ def _eigh_infer(inputs, attrs):
     return [(x.dtype, TensorShape(dims[:-1])), (x.dtype, x.shape)]
 
 
-EIGH = define("SelfAdjointEigV2", _eigh_infer, lambda x: tuple(np.linalg.eigh(x, UPLO="L")))
+EIGH = define("SelfAdjointEigV2", _eigh_infer, lambda x: tuple(np.linalg.eigh(x, UPLO="L")), sig="x")
 
 
 def eigh(tensor, name=None):
@@ -238,7 +241,7 @@ def _einsum_infer(inputs, attrs):
     return [(d0, TensorShape(dims))]
 
 
-EINSUM = define("Einsum", _einsum_infer, lambda *xs, equation: np.einsum(equation, *xs))
+EINSUM = define("Einsum", _einsum_infer, lambda *xs, equation: np.einsum(equation, *xs), sig="*inputs, equation: str")
 
 
 def einsum(equation, *inputs, **kwargs):
@@ -249,6 +252,7 @@ def einsum(equation, *inputs, **kwargs):
 
 
 # ------------------------------------------------------------------- norms
+@_sa.static_args("tf.norm", "axis")
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
     """tf.norm / tf.linalg.norm: vector norms (euclidean, 1, inf, any p > 0)
     and matrix norms (fro/euclidean, 1, inf over a pair of axes)."""
@@ -307,7 +311,7 @@ def _diag_part_infer(inputs, attrs):
     return [(x.dtype, TensorShape(list(dims[:-2]) + [k]))]
 
 
-DIAG_PART = define("MatrixDiagPart", _diag_part_infer, lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy())
+DIAG_PART = define("MatrixDiagPart", _diag_part_infer, lambda x: np.diagonal(x, axis1=-2, axis2=-1).copy(), sig="x")
 
 
 def diag_part(input, name="diag_part", k=0):  # noqa: A002
@@ -335,7 +339,7 @@ def _diag_kernel(x):
     return out
 
 
-DIAG = define("MatrixDiag", _diag_infer, _diag_kernel)
+DIAG = define("MatrixDiag", _diag_infer, _diag_kernel, sig="diagonal")
 
 
 def diag(diagonal, name="diag", k=0):

@@ -17,15 +17,15 @@ from ._core import _binary_infer, _binop, _check_same, _convert_pair, _inf_same,
 
 
 # -------------------------------------------------------------- arithmetic
-ADD = define("AddV2", _binary_infer("AddV2"), expr="{0} + {1}")
-SUB = define("Sub", _binary_infer("Sub"), expr="{0} - {1}")
-MUL = define("Mul", _binary_infer("Mul"), expr="{0} * {1}")
-FLOORDIV = define("FloorDiv", _binary_infer("FloorDiv"), expr="{0} // {1}")
-FLOORMOD = define("FloorMod", _binary_infer("FloorMod"), expr="{0} % {1}")
-POW = define("Pow", _binary_infer("Pow"), expr="{0} ** {1}")
-MAXIMUM = define("Maximum", _binary_infer("Maximum"), expr="np.maximum({0}, {1})")
-MINIMUM = define("Minimum", _binary_infer("Minimum"), expr="np.minimum({0}, {1})")
-SQDIFF = define("SquaredDifference", _binary_infer("SquaredDifference"), expr="({0} - {1}) ** 2")
+ADD = define("AddV2", _binary_infer("AddV2"), expr="{0} + {1}", sig="x, y")
+SUB = define("Sub", _binary_infer("Sub"), expr="{0} - {1}", sig="x, y")
+MUL = define("Mul", _binary_infer("Mul"), expr="{0} * {1}", sig="x, y")
+FLOORDIV = define("FloorDiv", _binary_infer("FloorDiv"), expr="{0} // {1}", sig="x, y")
+FLOORMOD = define("FloorMod", _binary_infer("FloorMod"), expr="{0} % {1}", sig="x, y")
+POW = define("Pow", _binary_infer("Pow"), expr="{0} ** {1}", sig="x, y")
+MAXIMUM = define("Maximum", _binary_infer("Maximum"), expr="np.maximum({0}, {1})", sig="x, y")
+MINIMUM = define("Minimum", _binary_infer("Minimum"), expr="np.minimum({0}, {1})", sig="x, y")
+SQDIFF = define("SquaredDifference", _binary_infer("SquaredDifference"), expr="({0} - {1}) ** 2", sig="x, y")
 
 
 def _div_infer(inputs, attrs):
@@ -37,14 +37,14 @@ def _div_infer(inputs, attrs):
     return [(out, broadcast_shapes(x.shape, y.shape))]
 
 
-REALDIV = define("RealDiv", _div_infer, expr="np.true_divide({0}, {1})")
+REALDIV = define("RealDiv", _div_infer, expr="np.true_divide({0}, {1})", sig="x, y")
 
-EQUAL = define("Equal", _binary_infer("Equal", dt.bool), expr="{0} == {1}")
-NOTEQUAL = define("NotEqual", _binary_infer("NotEqual", dt.bool), expr="{0} != {1}")
-LESS = define("Less", _binary_infer("Less", dt.bool), expr="{0} < {1}")
-LESSEQ = define("LessEqual", _binary_infer("LessEqual", dt.bool), expr="{0} <= {1}")
-GREATER = define("Greater", _binary_infer("Greater", dt.bool), expr="{0} > {1}")
-GREATEREQ = define("GreaterEqual", _binary_infer("GreaterEqual", dt.bool), expr="{0} >= {1}")
+EQUAL = define("Equal", _binary_infer("Equal", dt.bool), expr="{0} == {1}", sig="x, y")
+NOTEQUAL = define("NotEqual", _binary_infer("NotEqual", dt.bool), expr="{0} != {1}", sig="x, y")
+LESS = define("Less", _binary_infer("Less", dt.bool), expr="{0} < {1}", sig="x, y")
+LESSEQ = define("LessEqual", _binary_infer("LessEqual", dt.bool), expr="{0} <= {1}", sig="x, y")
+GREATER = define("Greater", _binary_infer("Greater", dt.bool), expr="{0} > {1}", sig="x, y")
+GREATEREQ = define("GreaterEqual", _binary_infer("GreaterEqual", dt.bool), expr="{0} >= {1}", sig="x, y")
 
 
 def _logical_infer(opname):
@@ -59,13 +59,13 @@ def _logical_infer(opname):
     return infer
 
 
-LAND = define("LogicalAnd", _logical_infer("LogicalAnd"), expr="{0} & {1}")
-LOR = define("LogicalOr", _logical_infer("LogicalOr"), expr="{0} | {1}")
-LNOT = define("LogicalNot", _logical_infer("LogicalNot"), expr="~{0}")
-BAND = define("BitwiseAnd", _binary_infer("BitwiseAnd"), expr="{0} & {1}")
-BOR = define("BitwiseOr", _binary_infer("BitwiseOr"), expr="{0} | {1}")
-BXOR = define("BitwiseXor", _binary_infer("BitwiseXor"), expr="{0} ^ {1}")
-INVERT = define("Invert", _inf_same, expr="~{0}")
+LAND = define("LogicalAnd", _logical_infer("LogicalAnd"), expr="{0} & {1}", sig="x, y")
+LOR = define("LogicalOr", _logical_infer("LogicalOr"), expr="{0} | {1}", sig="x, y")
+LNOT = define("LogicalNot", _logical_infer("LogicalNot"), expr="~{0}", sig="x")
+BAND = define("BitwiseAnd", _binary_infer("BitwiseAnd"), expr="{0} & {1}", sig="x, y")
+BOR = define("BitwiseOr", _binary_infer("BitwiseOr"), expr="{0} | {1}", sig="x, y")
+BXOR = define("BitwiseXor", _binary_infer("BitwiseXor"), expr="{0} ^ {1}", sig="x, y")
+INVERT = define("Invert", _inf_same, expr="~{0}", sig="x")
 
 
 def _unary(name, expr, floats_only=False):
@@ -78,7 +78,7 @@ def _unary(name, expr, floats_only=False):
             )
         return [(x.dtype, x.shape)]
 
-    return define(name, infer, expr=expr)
+    return define(name, infer, expr=expr, sig="x")
 
 
 NEG = _unary("Neg", "-{0}")
@@ -98,14 +98,14 @@ ROUND = _unary("Round", "np.round({0})", True)
 RECIPROCAL = _unary("Reciprocal", "1 / {0}", True)
 SIGMOID = _unary("Sigmoid", "1 / (1 + np.exp(-{0}))", True)
 RELU = _unary("Relu", "np.maximum({0}, 0)")
-IDENTITY = define("Identity", _inf_same, expr="{0}")
+IDENTITY = define("Identity", _inf_same, expr="{0}", sig="x")
 
 
 def _softplus(x):
     return np.logaddexp(x, x.dtype.type(0) if hasattr(x, "dtype") else 0)
 
 
-SOFTPLUS = define("Softplus", _inf_same, _softplus)
+SOFTPLUS = define("Softplus", _inf_same, _softplus, sig="x")
 
 
 # ----------------------------------------------------------------- matmul
@@ -152,7 +152,8 @@ def _matmul_emit(node, args, bind):
     return f"({a} @ {b})"
 
 
-MATMUL = define("MatMul", _matmul_infer, _matmul_kernel, emit=_matmul_emit)
+MATMUL = define("MatMul", _matmul_infer, _matmul_kernel, emit=_matmul_emit,
+                sig="a, b, *, transpose_a: bool = False, transpose_b: bool = False")
 
 
 # -------------------------------------------------------------------- cast
@@ -166,7 +167,7 @@ def _cast_emit(node, args, bind):
     return f"{args[0]}.astype({bind(node.attrs['dtype'].np)})"
 
 
-CAST = define("Cast", lambda i, a: [(a["dtype"], i[0].shape)], _cast_kernel, emit=_cast_emit)
+CAST = define("Cast", lambda i, a: [(a["dtype"], i[0].shape)], _cast_kernel, emit=_cast_emit, sig="x, *, dtype: dtype")
 
 
 # -------------------------------------------------------------- reductions
@@ -273,18 +274,18 @@ def _mean_emit(node, args, bind):
 
 
 _k, _e = _reduce("sum", True)
-SUM = define("Sum", _reduce_infer(), _k, emit=_e)
+SUM = define("Sum", _reduce_infer(), _k, emit=_e, sig="x, *, axis: axes, keepdims: bool")
 _k, _e = _reduce("prod", True)
-PROD = define("Prod", _reduce_infer(), _k, emit=_e)
+PROD = define("Prod", _reduce_infer(), _k, emit=_e, sig="x, *, axis: axes, keepdims: bool")
 _k, _e = _reduce("max")
-MAX = define("Max", _reduce_infer(), _k, emit=_e)
+MAX = define("Max", _reduce_infer(), _k, emit=_e, sig="x, *, axis: axes, keepdims: bool")
 _k, _e = _reduce("min")
-MIN = define("Min", _reduce_infer(), _k, emit=_e)
+MIN = define("Min", _reduce_infer(), _k, emit=_e, sig="x, *, axis: axes, keepdims: bool")
 _k, _e = _reduce("any")
-ANY = define("Any", _reduce_infer(True), _k, emit=_e)
+ANY = define("Any", _reduce_infer(True), _k, emit=_e, sig="x, *, axis: axes, keepdims: bool")
 _k, _e = _reduce("all")
-ALL = define("All", _reduce_infer(True), _k, emit=_e)
-MEAN = define("Mean", _reduce_infer(), _mean_kernel, emit=_mean_emit)
+ALL = define("All", _reduce_infer(True), _k, emit=_e, sig="x, *, axis: axes, keepdims: bool")
+MEAN = define("Mean", _reduce_infer(), _mean_kernel, emit=_mean_emit, sig="x, *, axis: axes, keepdims: bool")
 
 
 def _dyn_reduce_infer(inputs, attrs):
@@ -313,7 +314,7 @@ def _dyn_reduce(static_op):
             axes.append(a % n)
         return static_op.kernel(x, axis=tuple(sorted(set(axes))) if x.ndim else None, keepdims=keepdims)
 
-    return define(static_op.name + "Dyn", _dyn_reduce_infer, kernel)
+    return define(static_op.name + "Dyn", _dyn_reduce_infer, kernel, sig="x, axis, *, keepdims: bool")
 
 
 DYN_REDUCE = {op.name: _dyn_reduce(op) for op in (SUM, PROD, MAX, MIN, ANY, ALL, MEAN)}
@@ -328,15 +329,17 @@ def _arg_infer(inputs, attrs):
     return [(attrs["output_type"], TensorShape(s.dims[:a] + s.dims[a + 1 :]))]
 
 
-ARGMAX = define("ArgMax", _arg_infer, lambda x, axis, output_type: np.argmax(x, axis=axis).astype(output_type.np))
-ARGMIN = define("ArgMin", _arg_infer, lambda x, axis, output_type: np.argmin(x, axis=axis).astype(output_type.np))
+ARGMAX = define("ArgMax", _arg_infer, lambda x, axis, output_type: np.argmax(x, axis=axis).astype(output_type.np),
+                sig="x, *, axis: int, output_type: dtype")
+ARGMIN = define("ArgMin", _arg_infer, lambda x, axis, output_type: np.argmin(x, axis=axis).astype(output_type.np),
+                sig="x, *, axis: int, output_type: dtype")
 
 
 def _cumsum_kernel(x, axis):
     return np.cumsum(x, axis=axis, dtype=np.asarray(x).dtype)
 
 
-CUMSUM = define("Cumsum", _inf_same, _cumsum_kernel)
+CUMSUM = define("Cumsum", _inf_same, _cumsum_kernel, sig="x, *, axis: int")
 
 
 
@@ -522,12 +525,14 @@ reduce_any = _reduction(ANY)
 reduce_all = _reduction(ALL)
 
 
+@_sa.static_args("tf.math.argmax", "axis")
 def argmax(input, axis=None, output_type=dt.int64, name=None):  # noqa: A002
     x = _t(input)
     axis = 0 if axis is None else _sa.require_static_int(axis, "tf.math.argmax", "axis")
     return apply1(ARGMAX, [x], {"axis": axis, "output_type": dt.as_dtype(output_type)})
 
 
+@_sa.static_args("tf.math.argmin", "axis")
 def argmin(input, axis=None, output_type=dt.int64, name=None):  # noqa: A002
     x = _t(input)
     axis = 0 if axis is None else _sa.require_static_int(axis, "tf.math.argmin", "axis")
@@ -552,7 +557,7 @@ ACOS = _unary("Acos", "np.arccos({0})", True)
 ATAN = _unary("Atan", "np.arctan({0})", True)
 SINH = _unary("Sinh", "np.sinh({0})", True)
 COSH = _unary("Cosh", "np.cosh({0})", True)
-ATAN2 = define("Atan2", _binary_infer("Atan2"), expr="np.arctan2({0}, {1})")
+ATAN2 = define("Atan2", _binary_infer("Atan2"), expr="np.arctan2({0}, {1})", sig="y, x")
 
 
 def _float_pred(name, fn):
@@ -565,7 +570,7 @@ def _float_pred(name, fn):
             )
         return [(dt.bool, x.shape)]
 
-    return define(name, infer, expr=fn)
+    return define(name, infer, expr=fn, sig="x")
 
 
 IS_NAN = _float_pred("IsNan", "np.isnan({0})")

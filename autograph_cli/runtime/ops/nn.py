@@ -83,8 +83,8 @@ def _log_softmax_kernel(x):
     return s - np.log(np.exp(s).sum(axis=-1, keepdims=True))
 
 
-SOFTMAX = define("Softmax", _float_infer("Softmax"), _softmax_kernel)
-LOG_SOFTMAX = define("LogSoftmax", _float_infer("LogSoftmax"), _log_softmax_kernel)
+SOFTMAX = define("Softmax", _float_infer("Softmax"), _softmax_kernel, sig="logits")
+LOG_SOFTMAX = define("LogSoftmax", _float_infer("LogSoftmax"), _log_softmax_kernel, sig="logits")
 
 
 @_grad(SOFTMAX)
@@ -190,7 +190,7 @@ def _erf_kernel(x):
     return (np.sign(x) * (1.0 - erfc)).astype(x.dtype)
 
 
-ERF = define("Erf", _float_infer("Erf"), _erf_kernel)
+ERF = define("Erf", _float_infer("Erf"), _erf_kernel, sig="x")
 
 
 @_grad(ERF)
@@ -216,7 +216,7 @@ def _rand_like_kernel(x, rng):
     return rng.random(size=np.shape(x), dtype=np.float64).astype(np.asarray(x).dtype)
 
 
-RANDOM_LIKE = define("RandomUniformLike", _inf_same, _rand_like_kernel, nofold=True)
+RANDOM_LIKE = define("RandomUniformLike", _inf_same, _rand_like_kernel, nofold=True, sig="x, *, rng: any")
 
 
 def dropout(x, rate=None, noise_shape=None, seed=None, name=None, keep_prob=None):
@@ -256,11 +256,11 @@ def _bias_infer(inputs, attrs):
     return [(x.dtype, xs)]
 
 
-BIAS_ADD = define("BiasAdd", _bias_infer, expr="{0} + {1}")
+BIAS_ADD = define("BiasAdd", _bias_infer, expr="{0} + {1}", sig="x, bias")
 BIAS_ADD_GRAD = define(
     "BiasAddGrad",
     lambda i, a: [(i[0].dtype, TensorShape([i[0].shape.dims[-1] if i[0].shape.dims else None]))],
-    lambda g: np.asarray(g).reshape(-1, np.shape(g)[-1]).sum(axis=0),
+    lambda g: np.asarray(g).reshape(-1, np.shape(g)[-1]).sum(axis=0), sig="dy"
 )
 
 
@@ -379,7 +379,7 @@ def _conv_attrs(strides, padding, dilations):
     return {"strides": _pair(strides, "strides"), "padding": _padding(padding), "dilations": _pair(dilations, "dilations")}
 
 
-CONV2D = define("Conv2D", _conv_infer, _conv_kernel)
+CONV2D = define("Conv2D", _conv_infer, _conv_kernel, sig="x, filters, *, strides: ints, padding: str, dilations: ints")
 
 
 def _conv_bp_input_kernel(x, w, dy, strides, padding, dilations):
@@ -411,8 +411,10 @@ def _conv_bp_filter_kernel(x, w, dy, strides, padding, dilations):
     return dw
 
 
-CONV2D_BP_INPUT = define("Conv2DBackpropInput", lambda i, a: [(i[0].dtype, i[0].shape)], _conv_bp_input_kernel)
-CONV2D_BP_FILTER = define("Conv2DBackpropFilter", lambda i, a: [(i[1].dtype, i[1].shape)], _conv_bp_filter_kernel)
+CONV2D_BP_INPUT = define("Conv2DBackpropInput", lambda i, a: [(i[0].dtype, i[0].shape)], _conv_bp_input_kernel,
+                         sig="x, filters, dy, *, strides: ints, padding: str, dilations: ints")
+CONV2D_BP_FILTER = define("Conv2DBackpropFilter", lambda i, a: [(i[1].dtype, i[1].shape)], _conv_bp_filter_kernel,
+                          sig="x, filters, dy, *, strides: ints, padding: str, dilations: ints")
 
 
 @_grad(CONV2D)
@@ -531,10 +533,14 @@ def _avg_pool_grad_kernel(x, dy, ksize, strides, padding):
     return dxp[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
 
 
-MAX_POOL = define("MaxPool", _pool_infer("MaxPool"), _max_pool_kernel)
-MAX_POOL_GRAD = define("MaxPoolGrad", lambda i, a: [(i[0].dtype, i[0].shape)], _max_pool_grad_kernel)
-AVG_POOL = define("AvgPool", _pool_infer("AvgPool"), _avg_pool_kernel)
-AVG_POOL_GRAD = define("AvgPoolGrad", lambda i, a: [(i[0].dtype, i[0].shape)], _avg_pool_grad_kernel)
+MAX_POOL = define("MaxPool", _pool_infer("MaxPool"), _max_pool_kernel,
+                  sig="x, *, ksize: ints, strides: ints, padding: str")
+MAX_POOL_GRAD = define("MaxPoolGrad", lambda i, a: [(i[0].dtype, i[0].shape)], _max_pool_grad_kernel,
+                       sig="x, y, dy, *, ksize: ints, strides: ints, padding: str")
+AVG_POOL = define("AvgPool", _pool_infer("AvgPool"), _avg_pool_kernel,
+                  sig="x, *, ksize: ints, strides: ints, padding: str")
+AVG_POOL_GRAD = define("AvgPoolGrad", lambda i, a: [(i[0].dtype, i[0].shape)], _avg_pool_grad_kernel,
+                       sig="x, dy, *, ksize: ints, strides: ints, padding: str")
 
 
 @_grad(MAX_POOL)
@@ -566,7 +572,8 @@ def _max_pool_grad_grad_kernel(x, y, dd, ksize, strides, padding):
     return out
 
 
-MAX_POOL_GRAD_GRAD = define("MaxPoolGradGrad", lambda i, a: [(i[2].dtype, i[1].shape)], _max_pool_grad_grad_kernel)
+MAX_POOL_GRAD_GRAD = define("MaxPoolGradGrad", lambda i, a: [(i[2].dtype, i[1].shape)], _max_pool_grad_grad_kernel,
+                            sig="x, y, ddx, *, ksize: ints, strides: ints, padding: str")
 
 
 @_backprop_grad_of(MAX_POOL_GRAD_GRAD)
@@ -617,7 +624,7 @@ def _xent_kernel(logits, labels):
     return loss, np.exp(lsm) * np.sum(labels, axis=-1, keepdims=True) - labels
 
 
-XENT = define("SoftmaxCrossEntropyWithLogits", _xent_infer, _xent_kernel)
+XENT = define("SoftmaxCrossEntropyWithLogits", _xent_infer, _xent_kernel, sig="logits, labels")
 
 
 def _is_zero(t):
@@ -687,7 +694,8 @@ def _sparse_xent_kernel(logits, labels):
     return -picked, back
 
 
-SPARSE_XENT = define("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer, _sparse_xent_kernel)
+SPARSE_XENT = define("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer, _sparse_xent_kernel,
+                     sig="logits, labels")
 
 
 @_grad(SPARSE_XENT)

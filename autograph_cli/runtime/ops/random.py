@@ -70,8 +70,10 @@ def _random_normal_kernel(shape, dtype, mean, stddev, rng):
     return (rng.standard_normal(size=shape) * stddev + mean).astype(dtype.np)
 
 
-RANDOM_UNIFORM = define("RandomUniform", _random_infer, _random_uniform_kernel, nofold=True)
-RANDOM_NORMAL = define("RandomStandardNormal", _random_infer, _random_normal_kernel, nofold=True)
+RANDOM_UNIFORM = define("RandomUniform", _random_infer, _random_uniform_kernel, nofold=True,
+                        sig="shape_t=None, *, shape: ints = None, dtype: dtype, minval: scalar, maxval: scalar, rng: any")
+RANDOM_NORMAL = define("RandomStandardNormal", _random_infer, _random_normal_kernel, nofold=True,
+                       sig="shape_t=None, *, shape: ints = None, dtype: dtype, mean: scalar, stddev: scalar, rng: any")
 
 
 def _random_bernoulli_kernel(x, rate, rng):
@@ -80,7 +82,7 @@ def _random_bernoulli_kernel(x, rate, rng):
     return np.where(keep, x * scale, np.zeros_like(x))
 
 
-DROPOUT = define("Dropout", _inf_same, _random_bernoulli_kernel, nofold=True)
+DROPOUT = define("Dropout", _inf_same, _random_bernoulli_kernel, nofold=True, sig="x, *, rate: float, rng: any")
 
 
 
@@ -189,6 +191,7 @@ STATELESS = define(
     "StatelessRandom",
     _stateless_infer,
     lambda shape, seed, dtype, kind, a, b: _sample(_rng(seed), shape, dtype, kind, a, b),
+    sig="shape, seed, *, dtype: dtype, kind: str, a: scalar, b: scalar"
 )
 
 
@@ -200,7 +203,7 @@ def _shape_tensor(shape, fn):
 def _scalar(v, fn, arg):
     c = _sa.const_value(v)
     if c is None or np.ndim(c):
-        raise _sa.StaticArgumentError(f"{fn}: argument `{arg}` must be a scalar known while tracing")
+        raise _sa.static_argument_error(fn, arg, "must be a scalar known while tracing")
     return c.item() if hasattr(c, "item") else c
 
 
@@ -208,6 +211,7 @@ def _seed(seed):
     return seed if isinstance(seed, Tensor) else convert_to_tensor(seed, dtype_hint=dt.int64)
 
 
+@_sa.static_args("tf.random.stateless_uniform", "minval", "maxval")
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dt.float32, name=None, alg="auto_select"):
     dtype = dt.as_dtype(dtype)
     if maxval is None:
@@ -220,6 +224,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dt.float32, name
                   {"dtype": dtype, "kind": "uniform", "a": a, "b": b})
 
 
+@_sa.static_args("tf.random.stateless_normal", "mean", "stddev")
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dt.float32, name=None, alg="auto_select"):
     fn = "tf.random.stateless_normal"
     return apply1(STATELESS, [_shape_tensor(shape, fn), _seed(seed)],
@@ -227,6 +232,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dt.float32, name=N
                    "b": _scalar(stddev, fn, "stddev")})
 
 
+@_sa.static_args("tf.random.stateless_truncated_normal", "mean", "stddev")
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dt.float32, name=None, alg="auto_select"):
     fn = "tf.random.stateless_truncated_normal"
     return apply1(STATELESS, [_shape_tensor(shape, fn), _seed(seed)],
@@ -242,10 +248,11 @@ TRUNCATED = define(
     "TruncatedNormal",
     _stateful_infer,
     lambda shape, dtype, a, b, rng: _sample(rng, shape, dtype, "truncated", a, b),
-    nofold=True,
+    nofold=True, sig="shape, *, dtype: dtype, a: scalar, b: scalar, rng: any"
 )
 
 
+@_sa.static_args("tf.random.truncated_normal", "mean", "stddev")
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dt.float32, seed=None, name=None):
     fn = "tf.random.truncated_normal"
     return apply1(TRUNCATED, [_shape_tensor(shape, fn)],
@@ -260,7 +267,8 @@ def _shuffle_kernel(x, rng):
     return x[rng.permutation(x.shape[0])]
 
 
-SHUFFLE = define("RandomShuffle", lambda i, a: [(i[0].dtype, i[0].shape)], _shuffle_kernel, nofold=True)
+SHUFFLE = define("RandomShuffle", lambda i, a: [(i[0].dtype, i[0].shape)], _shuffle_kernel, nofold=True,
+                 sig="x, *, rng: any")
 
 
 def shuffle(value, seed=None, name=None):
@@ -293,7 +301,8 @@ def _categorical_kernel(logits, n, dtype, rng):
     return np.minimum(out, logits.shape[1] - 1).astype(dtype.np)
 
 
-CATEGORICAL = define("Multinomial", _categorical_infer, _categorical_kernel, nofold=True)
+CATEGORICAL = define("Multinomial", _categorical_infer, _categorical_kernel, nofold=True,
+                     sig="logits, num_samples, *, dtype: dtype, rng: any")
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):

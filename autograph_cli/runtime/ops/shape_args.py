@@ -7,10 +7,17 @@ known of such an argument (a Python value, a tensor whose value was folded
 while tracing -- ``.const`` --, a ``tf.shape(x)`` or a pack of such pieces)
 and (ops.array.shape_arg) build the runtime tensor when it is not fully known.
 
-Arguments that must be static (an op attribute) get an error naming the
-function, the argument and the user's line.
+Arguments that must be static (an op attribute) are declared on the facade
+function that takes them, ``@static_args("tf.concat", "axis")``, and get an
+error naming the function, the argument and the user's line. The checks
+(``require_static_int(s)``, ``static_argument_error``) refuse an argument its
+function does not declare, and the README's table of static-only arguments is
+generated from the declarations (``STATIC_ARGS``), so the two cannot drift.
 """
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -20,6 +27,9 @@ from ..tensor import EagerTensor, SymbolicTensor, Tensor
 
 
 __all__ = [
+    "STATIC_ARGS",
+    "static_args",
+    "static_argument_error",
     "const_value",
     "static_int",
     "require_static_int",
@@ -33,6 +43,37 @@ class StaticArgumentError(ValueError):
     """An argument that must be known while tracing was a symbolic tensor."""
 
 
+#: TensorFlow name -> its arguments that must be known while tracing, in the
+#: order declared (by @static_args on the functions of the facade)
+STATIC_ARGS: dict[str, tuple[str, ...]] = {}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def static_args(tf_name: str, *args: str) -> Callable[[F], F]:
+    """Decorator: the facade function `tf_name` takes `args` only as values
+    known while tracing (each becomes an op attribute, or fixes the number of
+    outputs). Only a declared argument may be checked with require_static_*."""
+
+    def declare(fn: F) -> F:
+        known = STATIC_ARGS.get(tf_name, ())
+        STATIC_ARGS[tf_name] = known + tuple(a for a in args if a not in known)
+        return fn
+
+    return declare
+
+
+def _declared(fn: str, arg: str) -> None:
+    if arg not in STATIC_ARGS.get(fn, ()):
+        raise AssertionError(f"internal error: {fn} requires a static `{arg}` without declaring it (@static_args)")
+
+
+def static_argument_error(fn: str, arg: str, why: str) -> StaticArgumentError:
+    """The error for a declared static argument `arg` of `fn` that is not static."""
+    _declared(fn, arg)
+    return StaticArgumentError(f"{_fn_arg(fn, arg)} {why}")
+
+
 def _user_line():
     loc = user_location()
     if loc is None:
@@ -40,7 +81,7 @@ def _user_line():
     return f" (at {loc[0]}:{loc[1]})"
 
 
-def const_value(v):
+def const_value(v: Any) -> Any:
     """The numpy value of `v` if statically known (Python value, eager tensor,
     constant-folded symbolic tensor), else None."""
     if hasattr(v, "_as_tensor") and not isinstance(v, Tensor):
@@ -84,7 +125,7 @@ def _scalar_from_shape(t):
     return None
 
 
-def static_int(v):
+def static_int(v: Any) -> int | None:
     """An int if `v` is statically known, else None."""
     c = const_value(v)
     if c is None:
@@ -95,12 +136,13 @@ def static_int(v):
     return int(c)
 
 
-def _fn_arg(fn, arg):
+def _fn_arg(fn: str, arg: str) -> str:
     return f"{fn}: argument `{arg}`"
 
 
-def require_static_int(v, fn, arg):
+def require_static_int(v: Any, fn: str, arg: str) -> int | None:
     """An int for an argument that must be static here."""
+    _declared(fn, arg)
     if v is None:
         return None
     c = const_value(v)
@@ -117,8 +159,9 @@ def require_static_int(v, fn, arg):
         )
 
 
-def require_static_ints(v, fn, arg):
+def require_static_ints(v: Any, fn: str, arg: str) -> tuple[int, ...] | None:
     """A tuple of ints (or one int as a 1-tuple) for a static list argument."""
+    _declared(fn, arg)
     if v is None:
         return None
     c = const_value(v)
@@ -131,7 +174,7 @@ def require_static_ints(v, fn, arg):
     return tuple(int(a) for a in np.atleast_1d(np.asarray(c)).tolist())
 
 
-def static_shape_of(t):
+def static_shape_of(t: Any) -> list[int | None] | None:
     """What is statically known of a 1-D shape tensor's value: a list of ints
     and Nones, or None (not even the length is known)."""
     if hasattr(t, "_as_tensor") and not isinstance(t, Tensor):

@@ -30,7 +30,7 @@ def _strjoin_kernel(*xs, separator):
     return out
 
 
-STRJOIN = define("StringJoin", _strjoin_infer, _strjoin_kernel)
+STRJOIN = define("StringJoin", _strjoin_infer, _strjoin_kernel, sig="*inputs, separator: str")
 
 
 def _as_string_kernel(x):
@@ -42,7 +42,7 @@ def _as_string_kernel(x):
     return np.vectorize(lambda v: (("%f" % v) if isinstance(v, float) else str(v)).encode(), otypes=[object])(np.asarray(x).tolist() and np.asarray(x).astype(object))
 
 
-AS_STRING = define("AsString", lambda i, a: [(dt.string, i[0].shape)], _as_string_kernel)
+AS_STRING = define("AsString", lambda i, a: [(dt.string, i[0].shape)], _as_string_kernel, sig="x")
 
 
 
