@@ -1030,7 +1030,7 @@ def _single_element_kernel(dataset, element_spec):
 
 SINGLE_ELEMENT = ops.define("DatasetToSingleElement", lambda i, a: [(s.dtype, s.shape) for s in
                                                                     nest.flatten(a["element_spec"])],
-                            _single_element_kernel, effect=True, nofold=True)
+                            _single_element_kernel, effect=True, nofold=True, sig="dataset, *, element_spec: any")
 
 
 def _dataset_kernel(*values, build):
