@@ -297,3 +297,31 @@ def test_lists_inside_functions_are_dataset_values():
         return s
 
     assert int(f()) == 1234
+
+
+def test_captured_tensors_as_branch_results_and_loop_initial_values():
+    @tf.function
+    def f(scale):
+        def g(x):
+            if x > 2:  # a staged cond whose branches return the captured tensor itself
+                y = scale
+            else:
+                y = -scale
+            t = scale  # and a staged loop starting from it
+            for _ in tf.range(x):
+                t = t + 1
+            return y + t * 100
+        return D.range(5).map(g).reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+
+    s = 3
+    want = sum((s if x > 2 else -s) + (s + x) * 100 for x in range(5))
+    assert int(f(tf.constant(s, tf.int64))) == want
+
+
+def test_errors_of_staged_transformations_keep_their_type():
+    @tf.function
+    def f(n):
+        return D.range(n).flat_map(lambda x: x + 1).reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+
+    with pytest.raises(TypeError, match="flat_map must return a Dataset"):
+        f(tf.constant(3, tf.int64))

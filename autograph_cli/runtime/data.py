@@ -1161,6 +1161,8 @@ def _apply_staged(method, args, kwargs):
     try:
         result = call(stand_ins)
     except TypeError as e:
+        if not any(isinstance(x, SymbolicTensor) for x in stand_ins):
+            raise
         raise NotImplementedError(
             f"Dataset.{name} on a dataset built inside the function needs its arguments as Python values "
             f"(not tensors computed in the function): {e}") from None
@@ -1234,6 +1236,17 @@ class _MapFunction(Function):
                 return g.capture_outer(x)
             return x
 
+        # uses that no op made (a branch's or a loop's result, a loop's
+        # initial value): placeholders too
+        def walk(block):
+            for n in list(block.nodes):
+                n.inputs = [inner(t) for t in n.inputs]
+                for r in n.regions or ():
+                    if r is not None:
+                        r.results = [inner(t) for t in r.results]
+                        walk(r)
+
+        walk(g.root)
         return nest.map_structure(inner, out) if nest.is_nested(out) else inner(out)
 
 
