@@ -666,3 +666,22 @@ def test_sort_and_top_k_gradients_in_function():
     np.put_along_axis(want, order, w, axis=1)
     np.put_along_axis(want, np.argsort(-x, axis=1)[:, :2], np.take_along_axis(want, np.argsort(-x, axis=1)[:, :2], 1) + 1, 1)
     np.testing.assert_allclose(f(tf.constant(x)).numpy(), want)
+
+
+def test_custom_gradient_of_a_variable_argument():
+    """A Variable passed to a tf.custom_gradient function gets grad_fn's
+    gradient (TensorFlow reads it into the recorded op); it was skipped, so
+    tape.gradient(loss, w) was None."""
+    @tf.custom_gradient
+    def clip_grad(x):
+        return tf.identity(x), lambda dy: tf.clip_by_value(dy, -0.5, 0.5)
+
+    w = tf.Variable([1.0, -2.0])
+
+    def grad():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(clip_grad(w) * tf.constant([3.0, 0.25]))
+        return tape.gradient(loss, w)
+
+    assert grad().numpy().tolist() == [0.5, 0.25]
+    assert tf.function(grad)().numpy().tolist() == [0.5, 0.25]

@@ -902,9 +902,9 @@ def custom_gradient(f=None):
                 "variables' values as tensor arguments instead")
         xs = []
         for a in nest.flatten(list(args)):
-            if isinstance(a, Variable):
-                continue
-            if isinstance(a, Tensor):
+            # a Variable argument is read (a read the tape links to the
+            # variable): grad_fn's gradient for it is the variable's
+            if isinstance(a, (Tensor, Variable)):
                 xs.append(convert_to_tensor(a))
         flat = nest.flatten(ys)
         yts = [convert_to_tensor(y) for y in flat]
