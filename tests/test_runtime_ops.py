@@ -277,3 +277,25 @@ def test_each_ops_gradient_is_on_its_declaration():
         assert opdef.REGISTRY[n].grad is opdef.GRADS[n], n
     assert opdef.REGISTRY["AddV2"].grad is not None and opdef.REGISTRY["Softmax"].grad is not None
     assert opdef.REGISTRY["Equal"].grad is None  # not differentiable
+
+
+def test_inf_and_nan_are_computed_silently_as_tensorflow_does():
+    """log(0), x / 0. and exp overflow give inf/nan without numpy's
+    RuntimeWarnings on stderr (eager ops and compiled graphs): a user
+    program's output is what TensorFlow prints."""
+    import subprocess
+    import sys
+    import textwrap
+
+    program = textwrap.dedent("""
+        import autograph_cli.tf as tf
+        x = tf.constant([0.0, 100.0])
+        eager = [tf.math.log(x), x / 0.0, tf.exp(x), tf.sqrt(-x)]
+        f = tf.function(lambda x: (tf.math.log(x), x / 0.0, tf.exp(x * 10.0), tf.sqrt(-x)))
+        staged = f(x)
+        print(eager[0].numpy().tolist(), staged[0].numpy().tolist(), staged[2].numpy().tolist())
+    """)
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.split() == ["[-inf,", "4.605170249938965]"] * 2 + ["[1.0,", "inf]"]

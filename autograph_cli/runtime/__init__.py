@@ -2,6 +2,12 @@
 `function` (tracing into graphs compiled to Python over numpy)."""
 from __future__ import annotations
 
+import warnings
+
+# TensorFlow computes inf/nan silently (log(0), x / 0., exp overflow): numpy's
+# RuntimeWarnings from the runtime's kernels and compiled graphs are not shown
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"autograph_cli\.runtime(\.|$)")
+
 from . import dtypes
 from .context import ctx, executing_eagerly
 from .errors import InvalidArgumentError, OperatorNotAllowedInGraphError

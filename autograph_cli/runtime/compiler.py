@@ -313,7 +313,7 @@ def compile_graph(graph, inputs, outputs, name="fn"):
     src_lines.append(f"        {ret}")
     src_lines.append(f"    return {fname}")
     src = "\n".join(src_lines) + "\n"
-    ns: dict = {}
+    ns: dict = {"__name__": __name__}  # numpy's warnings from it are the runtime's (see runtime/__init__)
     code = compile(src, f"<graph {name}>", "exec")
     exec(code, ns)  # noqa: S102 - our own generated code
     fn = ns["__make"](np, *em.consts)

@@ -234,7 +234,7 @@ def define(name: str, infer: Infer, kernel: Kernel | None = None, expr: str | No
             raise ValueError(f"op {name}: the expression {expr!r} takes {nargs} inputs, the signature ({sig})")
         names = [f"a{i}" for i in builtins.range(nargs)]
         if kernel is None:
-            kernel = eval(f"lambda {', '.join(names)}: {expr.format(*names)}", {"np": np})  # noqa: S307
+            kernel = eval(f"lambda {', '.join(names)}: {expr.format(*names)}", {"np": np, "__name__": __name__})  # noqa: S307
         emit = _expr_emit(expr)
     elif emit is None:
         emit = _call_emit(kernel)
