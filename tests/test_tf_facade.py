@@ -11,6 +11,11 @@ import autograph_cli.tf as tf
     (tf.debugging.assert_greater, (4, 3), (3, 3)),
     (tf.debugging.assert_less, (3, 4), (4, 4)),
     (tf.debugging.assert_positive, (1,), (0,)),
+    (tf.debugging.assert_non_negative, (0,), (-1,)),
+    (tf.debugging.assert_negative, (-1,), (0,)),
+    (tf.debugging.assert_non_positive, (0,), (1,)),
+    (tf.debugging.assert_greater_equal, (3, 3), (2, 3)),
+    (tf.debugging.assert_less_equal, (3, 3), (4, 3)),
 ])
 def test_debugging_asserts_eager_and_staged(check, good, bad):
     args = [tf.constant(a) for a in good]

@@ -345,6 +345,11 @@ debugging = _types.SimpleNamespace(
     assert_greater=_debug_assert(greater),
     assert_less=_debug_assert(less),
     assert_positive=_debug_assert(lambda x: greater(x, 0)),
+    assert_non_negative=_debug_assert(lambda x: greater_equal(x, 0)),
+    assert_negative=_debug_assert(lambda x: less(x, 0)),
+    assert_non_positive=_debug_assert(lambda x: less_equal(x, 0)),
+    assert_greater_equal=_debug_assert(greater_equal),
+    assert_less_equal=_debug_assert(less_equal),
     set_log_device_placement=_set_log_device_placement,
     enable_check_numerics=_enable_check_numerics,
 )

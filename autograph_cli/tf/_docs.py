@@ -224,6 +224,16 @@ DOCS: dict[str, str] = {
     "tf.debugging.assert_less": "Raises InvalidArgumentError (at run time, in a graph) unless x < y everywhere.",
     "tf.debugging.assert_positive": "Raises InvalidArgumentError (at run time, in a graph) unless x > 0 "
                                     "everywhere.",
+    "tf.debugging.assert_non_negative": "Raises InvalidArgumentError (at run time, in a graph) unless x >= 0 "
+                                        "everywhere.",
+    "tf.debugging.assert_negative": "Raises InvalidArgumentError (at run time, in a graph) unless x < 0 "
+                                    "everywhere.",
+    "tf.debugging.assert_non_positive": "Raises InvalidArgumentError (at run time, in a graph) unless x <= 0 "
+                                        "everywhere.",
+    "tf.debugging.assert_greater_equal": "Raises InvalidArgumentError (at run time, in a graph) unless x >= y "
+                                         "everywhere.",
+    "tf.debugging.assert_less_equal": "Raises InvalidArgumentError (at run time, in a graph) unless x <= y "
+                                      "everywhere.",
     "tf.debugging.set_log_device_placement": "Accepted for compatibility; there is one device, the CPU.",
     "tf.debugging.enable_check_numerics": "Accepted for compatibility; no NaN/Inf checks are added.",
     # -- autograph, compat ----------------------------------------------------------------------
