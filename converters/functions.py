@@ -24,7 +24,7 @@ from . import _nodes as n
 from . import asserts, control_flow, expressions, jumps, lists, statements
 from ._result import FunctionReport, Status
 from ._visiting import NodeRewriter
-from .analysis import analyze_function
+from .analysis import ConverterView, analyze_function
 from .jumps import always_returns
 from .tables import FreshNames, NodeTable, block_statements
 
@@ -70,8 +70,10 @@ class ModuleFacts:
 
     def __init__(self, source: str, lines: dict, cols: dict, ends: dict | None = None, first_line: int = 1,
                  newline: str = "\n", *, verbatim: bool = True, functional_by_name: bool = False,
-                 functional_inline: bool = False):
+                 functional_inline: bool = False, syntax: ConverterView | None = None):
         self.source = source
+        # the module's ast side: what makes a function unconvertible (None: functions alone)
+        self.syntax = syntax
         # one function converted alone (api.to_graph): its functional form is
         # a def beside it, called by name (no module table)
         self.functional_by_name = functional_by_name
@@ -183,7 +185,7 @@ def convert_function(
     the functional form goes to a separate module compiled on first use,
     and the function calls it through ``ag__.functional``.
     """
-    info = analyze_function(fn)
+    info = analyze_function(fn, module.syntax)
     if info.unsupported:
         _report(module, out, fn, qualname, Status.LEFT_AS_IS, info.unsupported)
         # Functions nested in it can still be converted (they are not part

@@ -104,12 +104,14 @@ def _cst_body(block, out):
         _cst_preorder(block.body, out)
 
 
-def statement_lines(module: cst.Module, tree: ast.Module, spans: dict | None = None) -> dict:
+def statement_lines(module: cst.Module, tree: ast.Module, spans: dict | None = None,
+                    defs: dict | None = None) -> dict:
     """Map every libcst statement node (compound, line, small) to its line.
 
     FunctionDef and ClassDef map to their first decorator's line when
     decorated; the key ``(node, "def")`` gives the keyword line. ``spans``,
-    when given, receives each FunctionDef's (column of ``def`` + 1, last line).
+    when given, receives each FunctionDef's (column of ``def`` + 1, last line);
+    ``defs``, each FunctionDef's ``ast`` node (incomplete if this raises).
     """
     ast_stmts: list = []
     _ast_preorder(tree.body, ast_stmts)
@@ -139,6 +141,8 @@ def statement_lines(module: cst.Module, tree: ast.Module, spans: dict | None = N
             lines[(node, "def")] = a.lineno
         if spans is not None and isinstance(node, cst.FunctionDef):
             spans[node] = (a.col_offset + 1, a.end_lineno or a.lineno)
+        if defs is not None and isinstance(node, cst.FunctionDef):
+            defs[node] = a
     if i != len(ast_stmts):
         raise LineTableMismatch("statement counts differ")
     return lines

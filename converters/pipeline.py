@@ -12,8 +12,10 @@ The passes, in order:
    function's driver, which runs these passes in order (each one public
    ``transform`` whose declared inputs and result are dataclasses):
    a. ``analysis.analyze_function``: the facts of every statement (names
-      read, bound, killed; yields, returns, jumps) and what makes the
-      function unconvertible -- computed once, read by every pass below
+      read, bound, killed; yields, returns, jumps) and, from the function's
+      ``ast`` node (``analysis.ConverterView``, the same code ``check``
+      reports from), what makes it unconvertible -- computed once, read by
+      every pass below
       through the node table (``tables.NodeTable``, which each pass extends
       with the statements it makes);
    b. ``jumps.transform``: ``break``/``continue``/``return`` inside control
@@ -50,6 +52,7 @@ from ._depth import too_deep
 
 from . import _nodes as n
 from ._result import ConversionError, ConversionResult
+from .analysis import ConverterView
 from . import functions
 from .tables import block_statements
 from .lines import LineTableMismatch, statement_lines, strip_anchors
@@ -159,11 +162,12 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
              lazy_defs=False):
     tree, module = _parse(source, filename)
     spans: dict | None = {}
+    defs: dict | None = {}
     try:
-        lines = statement_lines(module, tree, spans)
+        lines = statement_lines(module, tree, spans, defs)
     except LineTableMismatch:
         lines = _lines_from_positions(module)
-        spans = None
+        spans = defs = None
     shift = first_line - 1
     if shift:
         lines = {k: v + shift for k, v in lines.items()}
@@ -187,6 +191,7 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
         functional_by_name=lazy and function is not None,
         # Files written to disk: the functional forms as plain defs.
         functional_inline=lazy and lazy_defs and function is None,
+        syntax=ConverterView(source, tree, defs),
     )
     stmts = list(module.body)
     out = functions.transform(stmts, facts, fast_path, lazy)

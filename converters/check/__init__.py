@@ -13,7 +13,11 @@ A line with ``# noqa`` (all codes) or ``# noqa: AG101,AG2`` is not reported.
 A syntax error raises ``converters.ConversionError``.
 
 It uses the standard library's ``ast`` (one parse, no libcst tree): the
-checker runs in pre-commit hooks, where speed matters.
+checker runs in pre-commit hooks, where speed matters. The facts it reasons
+with (module names and staged functions, scopes, which names can hold
+tensors, what makes the converter leave a function as it is) come from
+``converters.analysis``, the converter's own analysis; this package holds the
+rules and their messages.
 """
 from __future__ import annotations
 
@@ -23,13 +27,11 @@ import warnings
 
 from .._depth import too_deep
 from .._result import ConversionError, Diagnostic
+from ..analysis import TENSOR, UNKNOWN, Classifier, Scope, constructs, is_tf_qualname, module_classes, scan_module
 from ..check._calls import IteratorEvidence, recursion_reports
 from ..check._codes import CODES
 from ..check._effects import Effects
 from ..check._flow import Flow
-from ..check._module import is_tf_qualname, scan_module
-from ..check._scope import Scope, module_classes
-from ..check._types import TENSOR, UNKNOWN, Classifier
 
 __all__ = ["check_source", "CODES"]
 
@@ -105,11 +107,8 @@ def _check_tree(tree: ast.Module, staged: frozenset[str], report) -> None:
     for fi in module.functions:
         if not fi.staged:
             continue
-        if isinstance(fi.node, ast.AsyncFunctionDef):
-            report(fi.node, "AG404", (
-                f"'{fi.node.name}' is an `async` function, which the converter leaves unconverted and a staged "
-                f"function cannot express; make it a plain `def`."))
         scope = Scope(fi, module, mclasses)
+        _unconvertible_reports(scope, report)
         Flow(scope, report).run()
         effects = Effects(scope, module, report, evidence)
         effects.run()
@@ -117,6 +116,35 @@ def _check_tree(tree: ast.Module, staged: frozenset[str], report) -> None:
         if module.rebinds:
             _rebound_global_reads(scope, module, mclassify, report)
     recursion_reports(staged_calls, report)
+
+
+def _unconvertible_reports(scope: Scope, report) -> None:
+    """AG401-AG404: what makes the converter leave the function as it is
+    (the converter's own answer: ``analysis.constructs``)."""
+    name = scope.node.name
+    yielded = False
+    for c in constructs(scope.node, scope.shadowed):
+        node = c.node
+        if c.kind == "async":
+            report(node, "AG404", (
+                f"'{name}' is an `async` function, which the converter leaves unconverted and a staged "
+                f"function cannot express; make it a plain `def`."))
+        elif c.kind == "yield" and not yielded:
+            yielded = True
+            report(node, "AG401", (
+                f"`yield` makes '{name}' a generator, which the converter leaves unconverted and a "
+                f"staged function cannot express; return the values (stacked, or in a `tf.TensorArray`) "
+                f"instead."))
+        elif c.kind == "locals":
+            report(node, "AG402", (
+                f"`{node.func.id}()` needs the function's real local variables, so the converter leaves "
+                f"'{name}' unconverted; pass the values explicitly instead."))
+        elif c.kind == "finally":
+            kind = type(node).__name__.lower()
+            report(node, "AG403", (
+                f"`{kind}` inside `finally` makes the converter leave '{name}' unconverted, so its "
+                f"control flow cannot be staged; move the `{kind}` out of the `finally` block."))
+        # (`import *`, `await` and `async for` in a plain def: Python's compiler rejects them)
 
 
 def _rebound_global_reads(scope: Scope, module, mclassify, report) -> None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..check._module import FuncInfo, ModuleInfo
-from ..check._types import PY, Classifier
-from ..check._walk import walk
+from ..analysis import PY, Classifier, FuncInfo, ModuleInfo, walk
 
 
 class IteratorEvidence:

@@ -1,8 +1,7 @@
 """Rules found by one walk over a staged function's own scope:
 
 - AG104 recursion, AG201-AG204 Python side effects on outer state,
-- AG301 ``tf.Variable`` created on every call,
-- AG401-AG403 constructs the converter leaves unconverted.
+- AG301 ``tf.Variable`` created on every call.
 
 Two idioms the seeds call correct are respected: state initialised once under
 an ``if x is None:`` / ``if not x:`` guard (the singleton-Variable pattern),
@@ -14,10 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from ..check._module import ModuleInfo
-from ..check._scope import Scope, root_name
-from ..check._types import TENSOR
-from ..check._walk import child_nodes
+from ..analysis import TENSOR, ModuleInfo, Scope, child_nodes, root_name
 
 MUTATORS = frozenset(
     "append extend insert remove pop clear update setdefault add discard popitem sort reverse "
@@ -91,16 +87,14 @@ def _describe(e: ast.AST) -> str:
 
 
 class _Ctx:
-    __slots__ = ("guards", "init", "in_finally", "loops_in_finally")
+    __slots__ = ("guards", "init")
 
-    def __init__(self, guards=frozenset(), init=False, in_finally=False, loops_in_finally=0):
+    def __init__(self, guards=frozenset(), init=False):
         self.guards = guards
         self.init = init
-        self.in_finally = in_finally
-        self.loops_in_finally = loops_in_finally
 
     def but(self, **kw):
-        c = _Ctx(self.guards, self.init, self.in_finally, self.loops_in_finally)
+        c = _Ctx(self.guards, self.init)
         for k, v in kw.items():
             setattr(c, k, v)
         return c
@@ -113,9 +107,7 @@ class Effects:
         self.report = report
         self.evidence = evidence  # _calls.IteratorEvidence: where Python iterators come from
         self.fi = scope.fi
-        self.name = scope.fi.node.name
         self.global_written: set[str] = set()
-        self.yield_reported = False
         self.calls: list[tuple[ast.Call, str, str]] = []  # (call, kind 'name'|'self', callee name)
 
     def run(self) -> None:
@@ -162,36 +154,18 @@ class Effects:
             for st in node.body:
                 self.visit(st, bctx)
             return
-        if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
-            for st in node.body:
-                self.visit(st, ctx)
-            for h in node.handlers:
-                self.visit(h, ctx)
-            for st in node.orelse:
-                self.visit(st, ctx)
-            fctx = ctx.but(in_finally=True, loops_in_finally=0)
-            for st in node.finalbody:
-                self.visit(st, fctx)
-            return
         if isinstance(node, _LOOPS):
             if isinstance(node, ast.While):
                 self.visit(node.test, ctx)
             else:
                 self.visit(node.iter, ctx)
                 self.target(node.target, ctx, node)
-            lctx = ctx.but(loops_in_finally=ctx.loops_in_finally + 1) if ctx.in_finally else ctx
             for st in node.body:
-                self.visit(st, lctx)
+                self.visit(st, ctx)
             for st in node.orelse:
                 self.visit(st, ctx)
             return
-        if isinstance(node, (ast.Return, ast.Break, ast.Continue)):
-            if ctx.in_finally and (isinstance(node, ast.Return) or ctx.loops_in_finally == 0):
-                kind = type(node).__name__.lower()
-                self.report(node, "AG403", (
-                    f"`{kind}` inside `finally` makes the converter leave '{self.name}' unconverted, so its "
-                    f"control flow cannot be staged; move the `{kind}` out of the `finally` block."))
-        elif isinstance(node, ast.Assign):
+        if isinstance(node, ast.Assign):
             for t in node.targets:
                 self.target(t, ctx, node)
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
@@ -207,7 +181,7 @@ class Effects:
             self.visit(child, ctx)
 
     def expr(self, e: ast.expr, ctx: _Ctx) -> None:
-        """Calls, walrus targets and yields anywhere in an expression."""
+        """Calls and walrus targets anywhere in an expression."""
         stack = [e]
         while stack:
             node = stack.pop()
@@ -219,13 +193,6 @@ class Effects:
                 self.target(node.target, ctx, node)
             elif isinstance(node, ast.Call):
                 self.call(node, ctx)
-            elif isinstance(node, (ast.Yield, ast.YieldFrom)):
-                if not self.yield_reported:
-                    self.yield_reported = True
-                    self.report(node, "AG401", (
-                        f"`yield` makes '{self.name}' a generator, which the converter leaves unconverted and a "
-                        f"staged function cannot express; return the values (stacked, or in a `tf.TensorArray`) "
-                        f"instead."))
             stack.extend(child_nodes(node))
 
     def _qual(self, e: ast.AST, last: str) -> bool:
@@ -295,10 +262,6 @@ class Effects:
         if isinstance(f, ast.Name) and not scope.shadowed(f.id):
             if f.id == "next" and call.args:
                 self._next(call, call.args[0])
-            elif f.id in ("locals", "exec", "eval") or (f.id == "vars" and not call.args):
-                self.report(call, "AG402", (
-                    f"`{f.id}()` needs the function's real local variables, so the converter leaves "
-                    f"'{self.name}' unconverted; pass the values explicitly instead."))
         if self.module.is_tf_variable(f) and scope.qualify(f) is not None:
             if not ctx.guards and not ctx.init:
                 self.report(call, "AG301", (

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from ..check._scope import Scope, target_names
-from ..check._types import PY, TENSOR
-from ..check._walk import child_nodes
+from ..analysis import PY, TENSOR, Scope, child_nodes, target_names
 
 _ABSENT = object()
 _COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -109,16 +107,6 @@ def _returns_value(stmts: list[ast.stmt]) -> bool:
         elif isinstance(n, ast.stmt):
             stack.extend(c for c in ast.iter_child_nodes(n) if isinstance(c, ast.stmt))
     return False
-
-
-def _compares(e: ast.AST):
-    stack = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Compare):
-            yield n
-        elif isinstance(n, (ast.BoolOp, ast.UnaryOp)):
-            stack.extend(n.values if isinstance(n, ast.BoolOp) else [n.operand])
 
 
 class _Loop:

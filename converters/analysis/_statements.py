@@ -1,19 +1,25 @@
-"""Static analysis shared by the converters, computed once per function.
+"""The converters' facts about one function, computed once, per libcst statement.
 
 For every statement of a function's own scope: the names it reads (anywhere
 below it, nested scopes included: a conservative over-approximation), the
 names it binds in the function's scope, and, for simple statements, the names
 it certainly binds (kills, for liveness). Plus function-level facts: global
 and nonlocal declarations, which loops break or continue, whether returns sit
-inside control flow, and what makes a function unconvertible.
+inside control flow. What makes a function unconvertible, and whether it is a
+generator, come from ``_unconvertible`` (on ``ast``, shared with ``check``).
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
+from typing import Callable
 
 import libcst as cst
 
-from ._visiting import NodeVisitor, child_fields
+from .._visiting import NodeVisitor, child_fields
+from ._module import module_names
+from ._scope import own_scope
+from ._unconvertible import Construct, constructs, spans_a_line, word_lines
 
 _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.SimpleStatementSuite)
 _is_statement_type: dict = {}  # isinstance against libcst's ABCs is slow: cache per type
@@ -25,7 +31,6 @@ def _is_statement(node) -> bool:
     if r is None:
         r = _is_statement_type[t] = issubclass(t, _STATEMENTS)
     return r
-_LOCALS_READERS = frozenset({"locals", "vars", "exec", "eval"})
 
 
 @dataclass
@@ -45,11 +50,10 @@ class FunctionInfo:
     nonlocals: set = field(default_factory=set)
     loop_jumps: dict = field(default_factory=dict)  # loop node -> {"break", "continue"}
     nested_return: bool = False
-    any_return: bool = False
     has_control_flow: bool = False
     has_calls: bool = False
     uses_super: bool = False
-    unsupported: str | None = None
+    unsupported: str | None = None  # why the converter leaves the function as it is
     generator: bool = False
     body_reads: set = field(default_factory=set)
     body_writes: set = field(default_factory=set)
@@ -71,7 +75,6 @@ class _Analyzer(NodeVisitor):
         self.comp_depth = 0  # comprehension scopes (walrus binds outside them)
         self.loops: list = []
         self.control_depth = 0
-        self.finally_loops: list[int] = []  # loop depth at each enclosing finally
 
     # -- frames -----------------------------------------------------------
     def _push(self):
@@ -156,8 +159,6 @@ class _Analyzer(NodeVisitor):
 
     def visit_For(self, node):
         self.info.has_control_flow = True
-        if node.asynchronous is not None and self.scope_depth == 0:
-            self._unsupported("async for")
         self._header(node.iter)
         self._bind(node.target)
         self._loop_body(node)
@@ -182,8 +183,6 @@ class _Analyzer(NodeVisitor):
     def _jump(self, kind):
         if self.scope_depth:
             return
-        if self.finally_loops and self.finally_loops[-1] == len(self.loops):
-            self._unsupported(f"{kind} inside finally")
         if self.loops:
             self.info.loop_jumps[self.loops[-1]].add(kind)
             self.frames[-1].jumps.add(self.loops[-1])
@@ -191,20 +190,9 @@ class _Analyzer(NodeVisitor):
     def visit_Return(self, node):
         if self.scope_depth:
             return True
-        self.info.any_return = True
         self.frames[-1].returns = True
         if self.control_depth:
             self.info.nested_return = True
-        if self.finally_loops:
-            self._unsupported("return inside finally")
-        return True
-
-    def visit_Finally(self, node):
-        if self.scope_depth == 0:
-            self.finally_loops.append(len(self.loops))
-            self.walk(node.body)
-            self.finally_loops.pop()
-            return False
         return True
 
     def visit_Global(self, node):
@@ -256,8 +244,7 @@ class _Analyzer(NodeVisitor):
 
     def visit_ImportFrom(self, node):
         if isinstance(node.names, cst.ImportStar):
-            self._unsupported("import *")
-            return False
+            return False  # (the function is left as it is)
         for alias in node.names:
             target = alias.asname.name if alias.asname is not None else alias.name
             self._write(target.value, True)
@@ -343,8 +330,6 @@ class _Analyzer(NodeVisitor):
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
     def visit_CompFor(self, node):
-        if node.asynchronous is not None and self.scope_depth == self.comp_depth:
-            pass
         self.walk(node.iter)
         self._bind(node.target)
         for c in node.ifs:
@@ -384,22 +369,13 @@ class _Analyzer(NodeVisitor):
         if self.scope_depth == 0:
             self.info.has_calls = True
             func = node.func
-            if isinstance(func, cst.Name):
-                if func.value in _LOCALS_READERS:
-                    self._unsupported(f"calls {func.value}()")
-                elif func.value == "super" and not node.args:
-                    self.info.uses_super = True
+            if isinstance(func, cst.Name) and func.value == "super" and not node.args:
+                self.info.uses_super = True
         return True
 
     def visit_Yield(self, node):
         if self.scope_depth == 0:
-            self.info.generator = True
             self.frames[-1].yields = True
-        return True
-
-    def visit_Await(self, node):
-        if self.scope_depth == 0:
-            self._unsupported("uses await")
         return True
 
     def visit_MatchAs(self, node):
@@ -425,15 +401,68 @@ class _Analyzer(NodeVisitor):
         self.walk(node.pattern)
         return False
 
-    def _unsupported(self, reason):
-        if self.info.unsupported is None:
-            self.info.unsupported = reason
 
 
-def analyze_function(fn: cst.FunctionDef) -> FunctionInfo:
+class ConverterView:
+    """The constructs of the converter's libcst functions, from the module's
+    ``ast`` tree (``defs``: libcst ``FunctionDef`` -> its ``ast`` node, or
+    None when the pipeline could not pair the trees)."""
+
+    def __init__(self, source: str, tree: ast.Module | None, defs: dict | None):
+        self.tree = tree
+        self.defs = defs
+        self._module_names: set[str] | None = None
+        self._word_lines: list[int] | None = None
+        if source.isascii():  # (identifiers are NFKC-normalized: no text test otherwise)
+            if "\r" in source:
+                source = source.replace("\r\n", "\n").replace("\r", "\n")
+            self._word_lines = word_lines(source)
+
+    def constructs(self, fn) -> list[Construct]:
+        """The constructs of a libcst ``FunctionDef``."""
+        node = self.defs.get(fn) if self.defs is not None else None
+        if node is None:
+            node = parse_function(fn)
+            return constructs(node, self._shadowed_in(node))
+        lines = self._word_lines
+        if lines is not None and not spans_a_line(lines, node.lineno, node.end_lineno or node.lineno):
+            return []  # (decorators run outside the function: not its constructs)
+        return constructs(node, self._shadowed_in(node), lines)
+
+    def _shadowed_in(self, node) -> Callable[[str], bool]:
+        scope = None
+
+        def shadowed(name: str) -> bool:
+            nonlocal scope
+            if self._module_names is None:
+                self._module_names = module_names(self.tree) if self.tree is not None else set()
+            if name in self._module_names:
+                return True
+            if scope is None:
+                scope = own_scope(node)
+            return name in scope.locals
+        return shadowed
+
+
+def parse_function(fn) -> ast.FunctionDef | ast.AsyncFunctionDef:
+    """The ``ast`` node of a libcst ``FunctionDef``, from its printed text."""
+    text = cst.Module(body=[]).code_for_node(fn.with_changes(leading_lines=[]))
+    return ast.parse(text).body[0]  # type: ignore[return-value]
+
+
+_ALONE = ConverterView("", None, None)  # a function without its module (no module-level names)
+
+
+def analyze_function(fn: cst.FunctionDef, view: ConverterView | None = None) -> FunctionInfo:
+    """The facts of ``fn``; ``view``: its module's ``ast`` side (the
+    pipeline's), which says what makes it unconvertible or a generator."""
     info = FunctionInfo()
-    if fn.asynchronous is not None:
-        info.unsupported = "async function"
+    for c in (view or _ALONE).constructs(fn):
+        if c.kind == "yield":
+            info.generator = True
+        elif info.unsupported is None:
+            info.unsupported = c.reason
+    if info.unsupported is not None:
         return info
     analyzer = _Analyzer(info)
     analyzer._push()

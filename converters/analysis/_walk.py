@@ -34,6 +34,17 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
     return out
 
 
+def target_names(target: ast.AST):
+    """The names an assignment target binds (``a``, ``a, (b, *c)``; not ``a.x`` or ``a[i]``)."""
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            yield from target_names(elt)
+    elif isinstance(target, ast.Starred):
+        yield from target_names(target.value)
+
+
 def walk(node: ast.AST):
     """Every node below ``node`` (and itself), depth-first, in no promised order."""
     stack = [node]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from ..check._module import FuncInfo, ModuleInfo, is_tf_qualname
-from ..check._types import BOTTOM, PY, TENSOR, UNKNOWN, Classifier, join
-from ..check._walk import child_nodes, walk
+from ._module import FuncInfo, ModuleInfo, is_tf_qualname
+from ._types import BOTTOM, PY, TENSOR, UNKNOWN, Classifier, join
+from ._walk import child_nodes, target_names, walk
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -36,16 +36,6 @@ def own_nodes(func: ast.AST):
             stack.extend(child_nodes(node))
 
 
-def target_names(target: ast.AST):
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        for elt in target.elts:
-            yield from target_names(elt)
-    elif isinstance(target, ast.Starred):
-        yield from target_names(target.value)
-
-
 def root_name(e: ast.AST) -> str | None:
     """``a`` for ``a.b[c].d(...)``; None when the chain does not start at a name."""
     while True:
@@ -59,42 +49,29 @@ def root_name(e: ast.AST) -> str | None:
             return None
 
 
-def ref_key(e: ast.AST) -> str | None:
-    """A textual key for ``a`` / ``a.b.c`` (None for anything else)."""
-    parts = []
-    while isinstance(e, ast.Attribute):
-        parts.append(e.attr)
-        e = e.value
-    if not isinstance(e, ast.Name):
-        return None
-    parts.append(e.id)
-    return ".".join(reversed(parts))
+class OwnScope:
+    """The names a function's own scope binds (``nodes``: its ``own_nodes``).
 
+    ``assigned``: bound by the function itself (not comprehension targets,
+    not names declared ``global``/``nonlocal``); ``comp_names``:
+    comprehension targets; ``locals``: ``assigned`` and the parameters.
+    """
 
-class Scope:
-    def __init__(self, fi: FuncInfo, module: ModuleInfo, module_classes: dict[str, int]):
-        self.fi = fi
-        self.node = fi.node
-        self.module = module
-        self.nodes = list(own_nodes(fi.node))
-        a = fi.node.args
-        positional = a.posonlyargs + a.args
-        self.params: list[ast.arg] = positional + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
-        self.param_names = {p.arg for p in self.params}
-        self.self_name = positional[0].arg if fi.is_method and positional else None
+    __slots__ = ("globals", "nonlocals", "assigned", "comp_names", "locals")
 
+    def __init__(self, nodes, params: set[str]):
         self.globals: set[str] = set()
         self.nonlocals: set[str] = set()
         self.assigned: set[str] = set()
         self.comp_names: set[str] = set()
         comp_target_ids: set[int] = set()
-        for n in self.nodes:
+        for n in nodes:
             if isinstance(n, ast.comprehension):
                 for sub in walk(n.target):
                     comp_target_ids.add(id(sub))
                     if isinstance(sub, ast.Name):
                         self.comp_names.add(sub.id)
-        for n in self.nodes:
+        for n in nodes:
             if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
                 if id(n) not in comp_target_ids:
                     self.assigned.add(n.id)
@@ -116,7 +93,38 @@ class Scope:
                 self.nonlocals.update(n.names)
         declared = self.globals | self.nonlocals
         self.assigned -= declared
-        self.locals = (self.assigned | self.param_names) - declared
+        self.locals = (self.assigned | params) - declared
+
+
+def param_names(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
+    a = func.args
+    return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None]
+
+
+def own_scope(func: ast.FunctionDef | ast.AsyncFunctionDef) -> OwnScope:
+    """The names ``func``'s own scope binds."""
+    return OwnScope(list(own_nodes(func)), set(param_names(func)))
+
+
+class Scope:
+    def __init__(self, fi: FuncInfo, module: ModuleInfo, module_classes: dict[str, int]):
+        self.fi = fi
+        self.node = fi.node
+        self.module = module
+        self.nodes = list(own_nodes(fi.node))
+        a = fi.node.args
+        positional = a.posonlyargs + a.args
+        self.params: list[ast.arg] = positional + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
+        self.param_names = {p.arg for p in self.params}
+        self.self_name = positional[0].arg if fi.is_method and positional else None
+
+        own = OwnScope(self.nodes, self.param_names)
+        self.globals = own.globals
+        self.nonlocals = own.nonlocals
+        self.assigned = own.assigned
+        self.comp_names = own.comp_names
+        self.locals = own.locals
+        declared = self.globals | self.nonlocals
         # Parameters the function never rebinds still refer to the caller's objects.
         self.outer_params = self.param_names - self.assigned - declared
         if a.kwarg is not None:  # `**kwargs` is a fresh dict on every call

@@ -11,7 +11,7 @@ import ast
 import fnmatch
 from dataclasses import dataclass, field
 
-from ..check._walk import child_nodes
+from ._walk import child_nodes, target_names
 
 # Modules whose ``function`` stages a Python function and whose names are ops.
 TF_MODULES = ("tensorflow", "autograph_cli.tf", "autograph_cli.runtime")
@@ -93,14 +93,6 @@ class ModuleInfo:
     def is_tf(self, expr: ast.AST) -> bool:
         return is_tf_qualname(self.qualify(expr))
 
-    def last_assign(self, name: str, before_line: int) -> ast.expr | None:
-        """The value of the last module-level ``name = value`` above a line."""
-        found = None
-        for line, value in self.assigns.get(name, ()):
-            if line < before_line:
-                found = value
-        return found
-
 
 def _bind_import(info: ModuleInfo, node: ast.Import | ast.ImportFrom) -> None:
     if isinstance(node, ast.Import):
@@ -121,16 +113,6 @@ def _bind_import(info: ModuleInfo, node: ast.Import | ast.ImportFrom) -> None:
             info.aliases[a.asname or a.name] = node.module + "." + a.name
 
 
-def _target_names(target: ast.AST):
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        for elt in target.elts:
-            yield from _target_names(elt)
-    elif isinstance(target, ast.Starred):
-        yield from _target_names(target.value)
-
-
 def _module_bindings(info: ModuleInfo, body: list[ast.stmt]) -> None:
     """Record module-level bindings, descending into if/try/with/loop bodies."""
     for stmt in body:
@@ -140,22 +122,22 @@ def _module_bindings(info: ModuleInfo, body: list[ast.stmt]) -> None:
             info.bound.add(stmt.name)
         elif isinstance(stmt, ast.Assign):
             for t in stmt.targets:
-                for n in _target_names(t):
+                for n in target_names(t):
                     info.bound.add(n)
                 if isinstance(t, ast.Name):
                     info.assigns.setdefault(t.id, []).append((stmt.lineno, stmt.value))
         elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
-            for n in _target_names(stmt.target):
+            for n in target_names(stmt.target):
                 info.bound.add(n)
             if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and isinstance(stmt.target, ast.Name):
                 info.assigns.setdefault(stmt.target.id, []).append((stmt.lineno, stmt.value))
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            for n in _target_names(stmt.target):
+            for n in target_names(stmt.target):
                 info.bound.add(n)
         elif isinstance(stmt, (ast.With, ast.AsyncWith)):
             for item in stmt.items:
                 if item.optional_vars is not None:
-                    for n in _target_names(item.optional_vars):
+                    for n in target_names(item.optional_vars):
                         info.bound.add(n)
         for name in ("body", "orelse", "finalbody"):
             sub = getattr(stmt, name, None)
@@ -170,6 +152,15 @@ def _module_bindings(info: ModuleInfo, body: list[ast.stmt]) -> None:
                 _module_bindings(info, case.body)
     # Imports bind names too; keep `bound` the set of every module-level name.
     info.bound.update(info.aliases)
+
+
+def module_names(tree: ast.Module) -> set[str]:
+    """Every name the module binds at module level, any way (imports,
+    assignments, defs, loop and ``with`` targets, in any block that is not
+    a function's or a class's): what shadows a builtin for its functions."""
+    info = ModuleInfo(tree)
+    _module_bindings(info, tree.body)
+    return info.bound
 
 
 def _is_staticmethod(node: ast.AST) -> bool:
@@ -198,7 +189,7 @@ def scan_module(tree: ast.Module, staged: set[str] | frozenset[str] = frozenset(
         if isinstance(stmt, ast.Assign):
             for t in stmt.targets:
                 value = stmt.value if isinstance(t, ast.Name) else None
-                pairs.extend((n, value) for n in _target_names(t))
+                pairs.extend((n, value) for n in target_names(t))
         elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name):
             if not (isinstance(stmt, ast.AnnAssign) and stmt.value is None):
                 pairs.append((stmt.target.id, None if isinstance(stmt, ast.AugAssign) else stmt.value))
