@@ -50,6 +50,7 @@ import libcst as cst
 
 from ._depth import too_deep
 
+from . import _emit
 from . import _nodes as n
 from ._result import ConversionError, ConversionResult
 from .analysis import ConverterView
@@ -226,16 +227,16 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
         if mangle_class:
             node = node.with_changes(params=functions.mangle(node.params, mangle_class),
                                      body=functions.mangle(node.body, mangle_class))
-        text = new_module.code_for_node(node.with_changes(leading_lines=[]))
+        text = _emit.code_for_node(new_module, node.with_changes(leading_lines=[]))
         text = f"#{n.MARK}{line}\n" + text
         own = [d for d, k in zip(out.functional_defs, out.functional_keys)
                if k.rpartition("@")[0] == function or k.startswith(function + ".")]
         if own:
             if mangle_class:
                 own = [functions.mangle(d, mangle_class) for d in own]
-            text = module.with_changes(body=own, header=[], footer=[]).code + text
+            text = _emit.module_code(module.with_changes(body=own, header=[], footer=[])) + text
     else:
-        text = new_module.code
+        text = _emit.module_code(new_module)
         if first_line != 1:
             text = f"#{n.MARK}{first_line}\n" + text
     code, line_map = strip_anchors(text)
@@ -277,7 +278,7 @@ def _functional_table(module, defs, keys, identifiers):
     none is a name of the user's), NUL-separated and zlib-compressed (it is
     unpacked only when a trace first needs it, and a small constant keeps
     the cached module as quick to load as the original)."""
-    text = module.with_changes(body=defs, header=[], footer=[]).code
+    text = _emit.module_code(module.with_changes(body=defs, header=[], footer=[]))
     code, line_map = strip_anchors(text)
     generated = sorted(generated_names(code, identifiers))
     payload = "\0".join([code, ",".join(map(str, line_map)), ",".join(keys), ",".join(generated)]).encode("utf-8")
