@@ -14,7 +14,7 @@ AG = "ag__"
 MARK = "\x1f"  # line anchors: a comment line "#\x1f<line>" that the pipeline strips
 
 
-_DEFAULTS: dict = {}  # node type -> (field names, default values)
+_MAKERS: dict = {}  # node type -> its constructor without validation
 
 
 def make(t, **values):
@@ -22,21 +22,31 @@ def make(t, **values):
     whitespace nodes shared, not rebuilt): for the nodes the converters
     generate, whose shape is fixed here. Building and validating the
     defaults costs more than the rest of the conversion of a node."""
-    spec = _DEFAULTS.get(t)
-    if spec is None:
-        defaults = {}
-        for f in fields(t):
-            if f.default is not MISSING:
-                defaults[f.name] = f.default
-            elif f.default_factory is not MISSING:
-                defaults[f.name] = f.default_factory()
-        spec = _DEFAULTS[t] = (tuple(f.name for f in fields(t)), defaults)
-    names, defaults = spec
-    new = object.__new__(t)
-    setattr_ = object.__setattr__
-    for f in names:
-        setattr_(new, f, values[f] if f in values else defaults[f])
-    return new
+    maker = _MAKERS.get(t)
+    if maker is None:
+        maker = _MAKERS[t] = _maker(t)
+    return maker(**values)
+
+
+def _maker(t):
+    """A function ``(*, field=default, ...) -> t`` that sets each field of a
+    new ``t`` (one generated function per type: a loop over the fields
+    with a lookup per field costs twice as much)."""
+    env = {"_new": object.__new__, "_set": object.__setattr__, "_T": t}
+    params, sets = [], []
+    for i, f in enumerate(fields(t)):
+        if f.default is not MISSING:
+            env[f"_d{i}"] = f.default
+            params.append(f"{f.name}=_d{i}")
+        elif f.default_factory is not MISSING:
+            env[f"_d{i}"] = f.default_factory()  # (shared: nodes are immutable)
+            params.append(f"{f.name}=_d{i}")
+        else:
+            params.append(f.name)
+        sets.append(f"    _set(new, {f.name!r}, {f.name})\n")
+    code = f"def make(*, {', '.join(params)}):\n    new = _new(_T)\n{''.join(sets)}    return new\n"
+    exec(code, env)
+    return env["make"]
 
 
 def name(value: str) -> cst.Name:
