@@ -32,7 +32,8 @@ The passes, in order:
       the table of functional forms.
 3. The prologue (the operators' binding, the lazy table) after the
    docstring and ``__future__`` imports.
-4. One print of the module; ``lines.strip_anchors`` reads the line map off
+4. One print of the module (``_emit.module_code``: libcst's text, printed
+   faster); ``lines.strip_anchors`` reads the line map off
    the anchor comments (every statement after the first changed one in a
    block is anchored, so the map stays exact).
 
