@@ -879,3 +879,25 @@ def test_datasets_built_inside_a_function_from_traced_tensors():
 
     with pytest.raises(TypeError, match="GraphDataset"):
         returned(tf.constant(3))
+
+
+def _structure_created_by_inner_loop(a, b):
+    # g, a list of tensors (as tape.gradient returns), is first bound by an
+    # inner staged loop and carried by the outer one
+    s = 0.0
+    for e in tf.range(a):
+        for i in tf.range(b):
+            g = [tf.cast(i, tf.float32), tf.cast(e, tf.float32)]
+        s = s + g[0] + g[1]
+    return s
+
+
+def test_a_structure_an_inner_staged_loop_binds_is_carried_by_the_outer_loop():
+    """A list bound inside an inner staged loop (gradients in a training
+    loop over epochs and batches) was an error in the outer loop ('g' ...
+    a staged loop can only change tensors); an unbound read still raises."""
+    staged = tf.function(_structure_created_by_inner_loop)
+    for args in [(2, 3), (1, 1), (3, 2)]:
+        assert staged(*[tf.constant(a) for a in args]).numpy() == _structure_created_by_inner_loop(*args)
+    with pytest.raises(UnboundLocalError, match="'g' is used after the loop"):
+        staged(tf.constant(2), tf.constant(0))

@@ -414,6 +414,41 @@ for _name in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mo
 LoopBound.__hash__ = None
 
 
+def _loop_bounds(value) -> list:
+    """The LoopBound leaves of a loop variable's value: itself, or the
+    leaves of a structure (a list of gradients an inner staged loop bound)."""
+    if isinstance(value, LoopBound):
+        return [value]
+    if nest.is_nested(value):
+        return [x for x in nest.flatten(value) if isinstance(x, LoopBound)]
+    return []
+
+
+def _tracked(init_values) -> list:
+    """Positions of the loop variables a loop may bind: undefined before it,
+    or (partly) bound by an earlier staged loop that may have run zero times."""
+    return [i for i, v in enumerate(init_values) if _is_undefined(v) or _loop_bounds(v)]
+
+
+def _unbound(value):
+    """A loop variable's value with its LoopBound leaves unwrapped."""
+    if isinstance(value, LoopBound):
+        return value._value
+    if nest.is_nested(value):
+        return nest.map_structure(lambda x: x._value if isinstance(x, LoopBound) else x, value)
+    return value
+
+
+def _bound_count(bounds):
+    """The bound count of a value whose leaves carry `bounds`' counts: the
+    smallest (each leaf was bound where the value was)."""
+    count = bounds[0]._iterations
+    for b in bounds[1:]:
+        if b._iterations is not count:
+            count = ops.minimum(count, b._iterations)
+    return count
+
+
 def _counted(names, init_values, test_fn, body_fn, extra_test_fn=None, location=None):
     """When a loop starts with variables it may bind (undefined before it,
     or bound by an earlier staged loop that may have run zero times: a
@@ -428,15 +463,15 @@ def _counted(names, init_values, test_fn, body_fn, extra_test_fn=None, location=
     inner loop or a conditional that may not bind it). The body and the
     loop's test see them checked (a read raises if unbound); passing one
     on is no read."""
-    tracked = [i for i, v in enumerate(init_values) if isinstance(v, LoopBound) or _is_undefined(v)]
+    tracked = _tracked(init_values)
     if not tracked:
         return names, list(init_values), test_fn, body_fn, extra_test_fn, False
     n = len(init_values)
-    messages = {i: init_values[i]._message for i in tracked if isinstance(init_values[i], LoopBound)}
+    bounds = {i: _loop_bounds(init_values[i]) for i in tracked}
+    messages = {i: b[0]._message for i, b in bounds.items() if b}
     names = tuple(names) + tuple(f"<bound {names[i]}>" for i in tracked)
-    init_values = ([v._value if isinstance(v, LoopBound) else v for v in init_values]
-                   + [init_values[i]._iterations if isinstance(init_values[i], LoopBound) else convert_to_tensor(0)
-                      for i in tracked])
+    init_values = ([_unbound(v) for v in init_values]
+                   + [_bound_count(bounds[i]) if bounds[i] else convert_to_tensor(0) for i in tracked])
 
     def checked(vals):
         """The values the user's code sees: tracked ones checked."""
@@ -459,16 +494,12 @@ def _counted(names, init_values, test_fn, body_fn, extra_test_fn=None, location=
             if _is_undefined(v):
                 counts.append(vals[n + k])
                 continue
-            bounds = [x for x in (nest.flatten(v) if nest.is_nested(v) else [v]) if isinstance(x, LoopBound)]
+            bounds = _loop_bounds(v)
             if not bounds:  # bound by the body on every path
                 counts.append(convert_to_tensor(1))
                 continue
-            out[i] = nest.map_structure(lambda x: x._value if isinstance(x, LoopBound) else x, v)
-            count = bounds[0]._iterations
-            for b in bounds[1:]:
-                if b._iterations is not count:
-                    count = ops.minimum(count, b._iterations)
-            counts.append(count)
+            out[i] = _unbound(v)
+            counts.append(_bound_count(bounds))
         return out + counts
 
     def test(vals):
@@ -495,14 +526,15 @@ def _unbound_message(name, location):
 def _bind_created(names, init_values, values, results, location):
     """After a counted loop: each variable it tracked is its value, checked
     (when used) against its bound count."""
-    tracked = [i for i, v in enumerate(init_values) if isinstance(v, LoopBound) or _is_undefined(v)]
+    tracked = _tracked(init_values)
     n = len(init_values)
     out = list(results[:n])
     for k, i in enumerate(tracked):
         before, count = init_values[i], results[n + k]
         if _is_undefined(out[i]):
             continue
-        message = before._message if isinstance(before, LoopBound) else _unbound_message(names[i], location)
+        bounds = _loop_bounds(before)
+        message = bounds[0]._message if bounds else _unbound_message(names[i], location)
 
         def check(t, message=message, count=count):
             if isinstance(t, Tensor) and not isinstance(t, EagerTensor):
