@@ -1,5 +1,9 @@
-"""The ``slow`` marker: suites that run CPython's own test suites on converted
-standard-library modules (minutes of subprocesses) are marked here, by file.
+"""The ``slow`` marker: long suites are marked here, by file: CPython's own
+test suites on converted standard-library modules (minutes of subprocesses),
+the pre-commit framework building the hook's virtualenv (pip in a fresh
+venv), the JAX random programs (an XLA compilation per program; the numpy
+runtime's random programs stay in the bare run). Slow subtests elsewhere are
+marked where they are (tests/test_third_party.py's more-itertools).
 
 A bare ``python -m pytest`` (the README's command) leaves them out and says
 so; they run when named (``python -m pytest tests/test_stdlib_hook.py``), with
@@ -16,7 +20,7 @@ import pytest
 # kinds included (runtime/opdef.py: STRICT), eagerly too; set before the runtime loads
 os.environ.setdefault("AUTOGRAPH_STRICT_OPS", "1")
 
-SLOW_FILES = {"test_stdlib_pipeline.py", "test_stdlib_hook.py"}
+SLOW_FILES = {"test_stdlib_pipeline.py", "test_stdlib_hook.py", "test_precommit.py", "test_jax_random_programs.py"}
 
 
 def pytest_configure(config):
