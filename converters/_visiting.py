@@ -101,10 +101,6 @@ class NodeVisitor(_TableDispatch):
                     self.walk(v)
         self.on_leave(node)
 
-    def walk_all(self, nodes) -> None:
-        for x in nodes:
-            self.walk(x)
-
 
 class NodeRewriter(_TableDispatch):
     """A rewrite that rebuilds only what changed: ``rewrite(node)``."""

@@ -802,10 +802,6 @@ class JaxBackend:
             if operators.backend_for(keep_going) is False and not keep_going:
                 return
 
-    def staged_test_in_python_loop(self, kind, value, location):  # pragma: no cover - protocol hook
-        raise StagedLoopError(f"{_where(location[:2] if location else None)}a {kind} that depends on a traced "
-                              "value inside a Python loop")
-
     def check_returned(self, done, location):
         """A path that reaches the end of the function without a return
         (Python would return None, which a staged function cannot) fails

@@ -112,7 +112,6 @@ class _Plan:
         self._ta_new = {}  # id(handle root tensor) -> node
         self.ta_spec = {}  # id(TensorArrayV3 / Scatter node) -> _TASpec
         self.ta_of = {}  # id(handle tensor) -> creating node
-        self._loops = []
         self._check_block(graph.root)
         self._collect_vars(graph.root)
         self._ta_specs(graph.root)
@@ -348,7 +347,6 @@ class _Walker:
         self.plan = plan
         self.env = {}
         self.state = {}  # id(Variable) -> current value
-        self.initialized = {}
         self.callbacks = callbacks
         self.node = None
 
