@@ -366,7 +366,7 @@ def trim_traceback() -> None:
     raise``) while an error leaves it: its traceback is filtered
     (``filter_traceback``), so that it shows the function once, as Python's
     does, and none of autograph's frames. (A bare ``raise`` adds no entry of
-    its own on 3.11+; before, the stub's entry stays.)"""
+    its own on 3.11+; before, the stub's entry stays: ``filter_for_reraise``.)"""
     exc = sys.exc_info()[1]
     tb = exc.__traceback__ if exc is not None else None
     if exc is None or tb is None or tb.tb_frame is not sys._getframe(1):
