@@ -1,12 +1,14 @@
 """The runtime's ops, declared once each in the op table (runtime.opdef).
 
-Every op is one `define(name, infer, kernel | expr, emit=...)`: its name, its
+Every op is one `define(name, infer, kernel | expr, emit=..., sig=...)`: its
+name, its inputs and attributes (`sig`, checked on every node built), its
 shape/dtype rule (`infer`), its numpy kernel, how the compiler writes it, and
 (hanging off the same OpDef) its gradient and the lowerings other engines
 attach with `register_lowering(target, *names)` ("onnx": autograph_cli.export,
 "jax": autograph_cli.jax). Inputs are tensors; attributes (`attrs`) are static
 values fixed while tracing -- the public function that builds an op says which
-of its arguments become attributes, and checks them with `shape_args`.
+of its arguments become attributes, declares those that must be static
+(`@shape_args.static_args`) and checks them with `shape_args`.
 
 Families:
     _core       apply (run eagerly or stage into the graph being traced), the
