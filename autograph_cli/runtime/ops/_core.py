@@ -40,7 +40,7 @@ def _as_value(out, dtype):
 
 def apply(op: OpDef, inputs, attrs=_NOATTR, name=None):
     """Run (eager) or stage (tracing) `op`; returns the list of outputs."""
-    if STRICT:  # (a node built is always checked against its op's signature)
+    if STRICT:  # (before infer reads the attributes; graph.Node checks nodes built directly)
         check_node(op, inputs, attrs)
     g = ctx.graph
     if g is None and op.eager_dtype is not None and not ctx.tapes:
