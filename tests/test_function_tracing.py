@@ -620,3 +620,16 @@ def test_dict_arguments_in_any_insertion_order():
     params = {"dense": {"w": tf.constant([[1.0, 2.0]]), "b": tf.constant([0.5])}}
     new = tf.function(lambda p: tf.nest.map_structure(lambda t: t * 2, p))(params)
     assert new["dense"]["w"].shape == (1, 2) and float(new["dense"]["b"][0]) == 1.0
+
+
+def test_symbolic_tensor_str_and_repr_are_tensorflows():
+    seen = []
+
+    @tf.function
+    def f(n):
+        seen.append((str(n), repr(n), repr([n])))
+        return n
+
+    f(tf.constant(1))
+    assert seen == [('Tensor("n:0", shape=(), dtype=int32)', "<tf.Tensor 'n:0' shape=() dtype=int32>",
+                     "[<tf.Tensor 'n:0' shape=() dtype=int32>]")]

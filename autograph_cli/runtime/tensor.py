@@ -389,7 +389,9 @@ class SymbolicTensor(Tensor):
             return f'Tensor("{self.name}", dtype={self._dtype.name})'
         return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
 
-    __repr__ = __str__
+    def __repr__(self):
+        # TensorFlow's graph tensor repr (a list of them prints this form)
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
     def __copy__(self):
         return self
