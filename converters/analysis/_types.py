@@ -46,16 +46,22 @@ def join(a: int, b: int) -> int:
 
 
 def combine(classes) -> int:
-    """The class of an operation on values of these classes."""
+    """The class of an operation on values of these classes: TENSOR if one
+    is; else BOTTOM (no answer yet) while one is still BOTTOM, so that
+    solving locals in any order reaches the same answer (``t = s * 2`` read
+    before ``s = tf.op(...)`` is solved must not settle on PY)."""
     seen = BOTTOM
+    waiting = False
     for c in classes:
         if c == TENSOR:
             return TENSOR
-        if c == UNKNOWN:
+        if c == BOTTOM:
+            waiting = True
+        elif c == UNKNOWN:
             seen = UNKNOWN
-        elif c == PY and seen == BOTTOM:
+        elif seen == BOTTOM:
             seen = PY
-    return seen
+    return BOTTOM if waiting else seen
 
 
 class Classifier:

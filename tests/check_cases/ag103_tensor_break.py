@@ -142,6 +142,16 @@ def derived_from_a_parameter(x, limit):
 
 
 @tf.function
+def derived_from_a_tf_result(x):
+  total = tf.reduce_sum(x)
+  scaled = total * 2 + 1  # arithmetic on a tf result is a tensor
+  for i in range(3):
+    if scaled > i:
+      return scaled  # expect: AG103
+  return x
+
+
+@tf.function
 def python_facts_about_a_parameter(x, n=3):
   # Shapes, lengths, `is None` and a parameter with a Python default stay Python values.
   for i in range(5):
