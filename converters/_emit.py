@@ -598,24 +598,20 @@ def _genexp(node, st):
     _rpars(node.rpar, st)
 
 
-@_on(cst.ListComp)
-def _listcomp(node, st):
-    _lpars(node.lpar, st)
-    emit(node.lbracket, st)
-    emit(node.elt, st)
-    emit(node.for_in, st)
-    emit(node.rbracket, st)
-    _rpars(node.rpar, st)
+def _comprehension(opener, closer):
+    def fn(node, st):
+        _lpars(node.lpar, st)
+        emit(getattr(node, opener), st)
+        emit(node.elt, st)
+        emit(node.for_in, st)
+        emit(getattr(node, closer), st)
+        _rpars(node.rpar, st)
+
+    return fn
 
 
-@_on(cst.SetComp)
-def _setcomp(node, st):
-    _lpars(node.lpar, st)
-    emit(node.lbrace, st)
-    emit(node.elt, st)
-    emit(node.for_in, st)
-    emit(node.rbrace, st)
-    _rpars(node.rpar, st)
+_EMIT[cst.ListComp] = _comprehension("lbracket", "rbracket")
+_EMIT[cst.SetComp] = _comprehension("lbrace", "rbrace")
 
 
 @_on(cst.DictComp)
