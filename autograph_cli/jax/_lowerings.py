@@ -48,6 +48,9 @@ NOT_COMPILABLE = {
     "EagerPyFunc": "tf.py_function runs Python code",
     "AsString": "XLA has no string tensors",
     "StringJoin": "XLA has no string tensors",
+    **{name: "XLA has no string tensors" for name in (
+        "StringLength", "StringUpper", "StringLower", "StringStrip", "StringToNumber", "RegexFullMatch",
+        "RegexReplace", "Substr", "StringSplitV2")},
     "Unique": "its output shape depends on the data",
     "Where": "its output shape depends on the data",
     "BooleanMask": "its output shape depends on the data",

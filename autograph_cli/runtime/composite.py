@@ -13,10 +13,11 @@ import numpy as np
 from . import dtypes as dt
 from . import ops
 from .ops.array import gather_nd, scatter_nd
+from .ops.strings import split_parts
 from .shapes import TensorShape
 from .tensor import EagerTensor, Tensor, convert_to_tensor
 
-__all__ = ["SparseTensor", "RaggedTensor", "sparse_to_dense", "sparse_from_dense", "sparse_expand_dims",
+__all__ = ["SparseTensor", "RaggedTensor", "string_split", "sparse_to_dense", "sparse_from_dense", "sparse_expand_dims",
            "ragged_constant"]
 
 
@@ -248,3 +249,12 @@ def ragged_constant(pylist, dtype=None, ragged_rank=None, name=None):
 
 
 _ = Tensor
+
+
+def string_split(input, sep=None, maxsplit=-1, name=None):
+    """tf.strings.split: a scalar string gives a 1-D tensor of its pieces, a
+    vector a RaggedTensor with one row of pieces per string."""
+    x, values, splits = split_parts(input, sep, maxsplit)
+    if x.shape.rank == 0:
+        return values
+    return RaggedTensor(values, splits)

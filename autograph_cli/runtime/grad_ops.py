@@ -254,7 +254,8 @@ not_differentiable(
     "OneHot", "Where", "StringJoin", "AsString", "RandomUniform", "RandomStandardNormal", "Const",
     "Any", "All", "AnyDyn", "AllDyn", "Assert", "PrintV2", "AssignVariableOp", "AssignAddVariableOp",
     "AssignSubVariableOp", "VarHandleInit", "ReadVariableOp", "IteratorGetNext",
-    "TensorArrayV3", "TensorArraySizeV3",
+    "TensorArrayV3", "TensorArraySizeV3", "StringLength", "StringUpper", "StringLower", "StringStrip",
+    "StringToNumber", "RegexFullMatch", "RegexReplace", "Substr", "StringSplitV2",
 )
 
 

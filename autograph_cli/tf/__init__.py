@@ -199,7 +199,12 @@ def _unsupported(qualname):
     cls = _UnsupportedMeta(qualname.rpartition(".")[2], (), {"__module__": "autograph_cli.tf", "_stands_in": True})
     cls.__qualname__ = qualname
     return cls
-strings = _types.SimpleNamespace(join=_ops.string_join, as_string=_ops.as_string)
+strings = _types.SimpleNamespace(
+    join=_ops.string_join, as_string=_ops.as_string, length=_ops.string_ops.length, upper=_ops.string_ops.upper,
+    lower=_ops.string_ops.lower, strip=_ops.string_ops.strip, to_number=_ops.string_ops.to_number,
+    regex_full_match=_ops.string_ops.regex_full_match, regex_replace=_ops.string_ops.regex_replace,
+    substr=_ops.string_ops.substr,
+)
 
 
 def _set_seed(seed: int | None) -> None:
@@ -480,6 +485,7 @@ RaggedTensor = _composite.RaggedTensor
 sparse = _types.SimpleNamespace(SparseTensor=SparseTensor, to_dense=_composite.sparse_to_dense,
                                 from_dense=_composite.sparse_from_dense, expand_dims=_composite.sparse_expand_dims)
 ragged = _types.SimpleNamespace(constant=_composite.ragged_constant, RaggedTensor=RaggedTensor)
+strings.split = _composite.string_split
 
 
 def _publish_namespaces():

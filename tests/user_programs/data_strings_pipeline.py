@@ -1,4 +1,3 @@
-# XFAIL: tf.strings.split/to_number/upper/length are not in the facade (runtime string ops missing)
 # String tensors in a tf.data pipeline: parse "label,value" lines with
 # tf.strings, filter, batch, and sum per label inside a tf.function.
 import autograph_cli.tf as tf

@@ -58,6 +58,7 @@ from .array import (
     reshape, shape, size, slice_index, squeeze, stack, tile, transpose, unstack, where, zeros, zeros_like,
 )
 from .strings import AS_STRING, STRJOIN, as_string, string_join
+from . import strings as string_ops  # noqa: E402 - tf.strings' elementwise ops
 from .random import (
     DROPOUT, RANDOM_NORMAL, RANDOM_UNIFORM, dropout, random_normal, random_uniform, set_random_seed,
     _RandomState, _rng_for,

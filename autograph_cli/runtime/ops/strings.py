@@ -1,11 +1,17 @@
-"""String ops: tf.strings.join, tf.strings.as_string."""
+"""String ops: tf.strings.join, as_string, length, upper, lower, strip, to_number,
+regex_full_match, regex_replace, substr, split (elementwise over string tensors
+of any shape; the values are bytes, or object arrays of bytes)."""
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
 from .. import dtypes as dt
+from ..errors import InvalidArgumentError
 from ..opdef import define
-from ._core import _t, apply1, broadcast_shapes
+from ..shapes import TensorShape
+from ._core import _t, apply, apply1, broadcast_shapes
 
 
 # ---------------------------------------------------------------- strings
@@ -54,3 +60,282 @@ def as_string(x, name=None):
     return apply1(AS_STRING, [_t(x)])
 
 
+# ------------------------------------------------------- elementwise string ops
+def _elementwise(x, fn, otype=object):
+    """fn applied to every bytes element of a string value (a bytes scalar or an object array)."""
+    if isinstance(x, (bytes, str)) or np.ndim(x) == 0:
+        v = x.item() if isinstance(x, np.ndarray) else x
+        return fn(v.encode() if isinstance(v, str) else v)
+    a = np.asarray(x, dtype=object)
+    out = np.empty(a.shape, dtype=otype)
+    for idx in np.ndindex(a.shape):
+        out[idx] = fn(a[idx])
+    return out
+
+
+def _string_input(name):
+    def infer(inputs, attrs):
+        if inputs[0].dtype is not dt.string:
+            raise TypeError(f"tf.strings.{name} expects a string tensor, got {inputs[0].dtype.name}")
+        return inputs[0]
+    return infer
+
+
+def _utf8_chars(b):
+    return sum(1 for c in b if (c & 0xC0) != 0x80)
+
+
+def _length_infer(inputs, attrs):
+    x = _string_input("length")(inputs, attrs)
+    if attrs.get("unit") not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"tf.strings.length: unit must be 'BYTE' or 'UTF8_CHAR', got {attrs.get('unit')!r}")
+    return [(dt.int32, x.shape)]
+
+
+def _length_kernel(x, unit):
+    f = len if unit == "BYTE" else _utf8_chars
+    return np.asarray(_elementwise(x, f, np.int32), dtype=np.int32)
+
+
+STRLEN = define("StringLength", _length_infer, _length_kernel, sig="x, *, unit: str")
+
+
+def _same_infer(name):
+    chk = _string_input(name)
+    return lambda inputs, attrs: [(dt.string, chk(inputs, attrs).shape)]
+
+
+def _case_kernel(method):
+    def kernel(x, encoding):
+        if encoding.lower().replace("-", "") == "utf8":
+            return _elementwise(x, lambda b: getattr(b.decode("utf-8", "surrogateescape"), method)().encode(
+                "utf-8", "surrogateescape"))
+        return _elementwise(x, getattr(bytes, method))  # ASCII letters only, as TensorFlow's default
+    return kernel
+
+
+UPPER = define("StringUpper", _same_infer("upper"), _case_kernel("upper"), sig="x, *, encoding: str")
+LOWER = define("StringLower", _same_infer("lower"), _case_kernel("lower"), sig="x, *, encoding: str")
+STRIP = define("StringStrip", _same_infer("strip"), lambda x: _elementwise(x, bytes.strip), sig="x")
+
+
+_TO_NUMBER_TYPES = ("float32", "float64", "int32", "int64")
+
+
+def _to_number_infer(inputs, attrs):
+    x = _string_input("to_number")(inputs, attrs)
+    out = attrs["out_type"]
+    if out.name not in _TO_NUMBER_TYPES:
+        raise TypeError(f"tf.strings.to_number: out_type must be one of {', '.join(_TO_NUMBER_TYPES)}, "
+                        f"got {out.name}")
+    return [(out, x.shape)]
+
+
+def _to_number_kernel(x, out_type):
+    npt = out_type.np
+    floating = out_type.name.startswith("float")
+    info = None if floating else np.iinfo(npt)
+
+    def conv(b):
+        try:
+            if b"_" in b:
+                raise ValueError
+            if floating:
+                return float(b)
+            v = int(b)
+            if not info.min <= v <= info.max:
+                raise ValueError
+            return v
+        except ValueError:
+            raise InvalidArgumentError(None, "StringToNumber", "StringToNumberOp could not correctly convert "
+                                       f"string: {b.decode('utf-8', 'replace')}") from None
+    return np.asarray(_elementwise(x, conv), dtype=npt)
+
+
+TO_NUMBER = define("StringToNumber", _to_number_infer, _to_number_kernel, sig="x, *, out_type: dtype")
+
+
+def _decoded(b):
+    return b.decode("utf-8", "surrogateescape")
+
+
+def _encoded(s):
+    return s.encode("utf-8", "surrogateescape")
+
+
+def _compile(pattern, fn):
+    p = pattern.decode("utf-8") if isinstance(pattern, bytes) else pattern
+    try:
+        return re.compile(p)
+    except re.error as e:
+        raise InvalidArgumentError(None, fn, f"Invalid pattern: {p}, error: {e}") from None
+
+
+def _full_match_kernel(x, pattern):
+    r = _compile(pattern, "RegexFullMatch")
+    return np.asarray(_elementwise(x, lambda b: r.fullmatch(_decoded(b)) is not None, np.bool_), dtype=np.bool_)
+
+
+def _full_match_infer(inputs, attrs):
+    _compile(attrs["pattern"], "RegexFullMatch")
+    return [(dt.bool, _string_input("regex_full_match")(inputs, attrs).shape)]
+
+
+REGEX_FULL_MATCH = define("RegexFullMatch", _full_match_infer, _full_match_kernel, sig="x, *, pattern: bytes")
+
+
+def _rewriter(rewrite):
+    """RE2's rewrite string: \\0..\\9 name groups, \\\\ is a backslash; the rest is literal."""
+    rw = rewrite.decode("utf-8") if isinstance(rewrite, bytes) else rewrite
+    parts = []
+    i = 0
+    while i < len(rw):
+        c = rw[i]
+        if c == "\\" and i + 1 < len(rw) and (rw[i + 1].isdigit() or rw[i + 1] == "\\"):
+            parts.append(int(rw[i + 1]) if rw[i + 1].isdigit() else "\\")
+            i += 2
+        else:
+            parts.append(c)
+            i += 1
+    return lambda m: "".join(p if isinstance(p, str) else (m.group(p) or "") for p in parts)
+
+
+def _regex_replace_kernel(x, pattern, rewrite, replace_global):
+    r = _compile(pattern, "RegexReplace")
+    fn = _rewriter(rewrite)
+    n = 0 if replace_global else 1
+    try:
+        return _elementwise(x, lambda b: _encoded(r.sub(fn, _decoded(b), count=n)))
+    except IndexError as e:
+        raise InvalidArgumentError(None, "RegexReplace", f"Invalid rewrite pattern: {rewrite}: {e}") from None
+
+
+def _regex_replace_infer(inputs, attrs):
+    _compile(attrs["pattern"], "RegexReplace")
+    return [(dt.string, _string_input("regex_replace")(inputs, attrs).shape)]
+
+
+REGEX_REPLACE = define("RegexReplace", _regex_replace_infer, _regex_replace_kernel,
+                       sig="x, *, pattern: bytes, rewrite: bytes, replace_global: bool")
+
+
+def _substr_infer(inputs, attrs):
+    x, pos, n = inputs
+    _string_input("substr")(inputs, attrs)
+    for t, what in ((pos, "pos"), (n, "len")):
+        if not t.dtype.is_integer:
+            raise TypeError(f"tf.strings.substr: {what} must be an integer tensor, got {t.dtype.name}")
+    if attrs["unit"] not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"tf.strings.substr: unit must be 'BYTE' or 'UTF8_CHAR', got {attrs['unit']!r}")
+    return [(dt.string, broadcast_shapes(broadcast_shapes(x.shape, pos.shape), n.shape))]
+
+
+def _substr_one(b, pos, n, unit):
+    s = _decoded(b) if unit == "UTF8_CHAR" else b
+    size = len(s)
+    if pos < -size or pos > size:
+        raise InvalidArgumentError(None, "Substr", f"pos {pos} out of range for string b'{b.decode('utf-8', 'replace')}'"
+                                   f" of length {size}")
+    if pos < 0:
+        pos += size
+    out = s[pos:pos + max(int(n), 0)]
+    return _encoded(out) if unit == "UTF8_CHAR" else out
+
+
+def _substr_kernel(x, pos, n, unit):
+    if np.ndim(x) == 0 and np.ndim(pos) == 0 and np.ndim(n) == 0:
+        return _substr_one(x.item() if isinstance(x, np.ndarray) else x, int(pos), int(n), unit)
+    xs, ps, ns = np.broadcast_arrays(np.asarray(x, dtype=object), np.asarray(pos), np.asarray(n))
+    out = np.empty(xs.shape, dtype=object)
+    for idx in np.ndindex(out.shape):
+        out[idx] = _substr_one(xs[idx], int(ps[idx]), int(ns[idx]), unit)
+    return out
+
+
+SUBSTR = define("Substr", _substr_infer, _substr_kernel, sig="x, pos, n, *, unit: str")
+
+
+def _split_infer(inputs, attrs):
+    x = _string_input("split")(inputs, attrs)
+    if x.shape.rank is None or x.shape.rank > 1:
+        raise ValueError("tf.strings.split supports scalar and 1-D string tensors here "
+                         f"(got shape {x.shape})")
+    n = x.shape.as_list()[0] if x.shape.rank == 1 else 1
+    return [(dt.string, TensorShape([None])), (dt.int64, TensorShape([None if n is None else n + 1]))]
+
+
+def _split_one(b, sep, maxsplit):
+    if sep is None:
+        return b.split(None, maxsplit)
+    if sep == b"" or sep == "":
+        raise InvalidArgumentError(None, "StringSplitV2", "sep must not be empty")
+    return b.split(sep.encode() if isinstance(sep, str) else sep, maxsplit)
+
+
+def _split_kernel(x, sep, maxsplit):
+    rows = [x] if isinstance(x, bytes) or np.ndim(x) == 0 else list(np.asarray(x, dtype=object))
+    rows = [r.item() if isinstance(r, np.ndarray) else r for r in rows]
+    pieces = [_split_one(r, sep, maxsplit) for r in rows]
+    values = np.empty(sum(len(p) for p in pieces), dtype=object)
+    values[:] = [v for p in pieces for v in p]
+    splits = np.cumsum([0] + [len(p) for p in pieces]).astype(np.int64)
+    return values, splits
+
+
+SPLIT = define("StringSplitV2", _split_infer, _split_kernel, sig="x, *, sep: bytes | None, maxsplit: int")
+
+
+# ------------------------------------------------------------- public functions
+def _as_attr(v, what):
+    """A pattern/rewrite/separator: a Python string, or an eager scalar string tensor."""
+    if v is None or isinstance(v, (str, bytes)):
+        return v
+    if hasattr(v, "numpy"):
+        try:
+            return v.numpy()
+        except Exception:
+            pass
+    raise TypeError(f"{what} must be a Python string (a static value), got {v!r}")
+
+
+def length(input, unit="BYTE", name=None):
+    return apply1(STRLEN, [_t(input, dtype=dt.string)], {"unit": unit})
+
+
+def upper(input, encoding="", name=None):
+    return apply1(UPPER, [_t(input, dtype=dt.string)], {"encoding": encoding})
+
+
+def lower(input, encoding="", name=None):
+    return apply1(LOWER, [_t(input, dtype=dt.string)], {"encoding": encoding})
+
+
+def strip(input, name=None):
+    return apply1(STRIP, [_t(input, dtype=dt.string)])
+
+
+def to_number(string_tensor, out_type=dt.float32, name=None):
+    return apply1(TO_NUMBER, [_t(string_tensor, dtype=dt.string)], {"out_type": dt.as_dtype(out_type)})
+
+
+def regex_full_match(input, pattern, name=None):
+    return apply1(REGEX_FULL_MATCH, [_t(input, dtype=dt.string)], {"pattern": _as_attr(pattern, "pattern")})
+
+
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
+    return apply1(REGEX_REPLACE, [_t(input, dtype=dt.string)],
+                  {"pattern": _as_attr(pattern, "pattern"), "rewrite": _as_attr(rewrite, "rewrite"),
+                   "replace_global": bool(replace_global)})
+
+
+def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 (TensorFlow's parameter name)
+    return apply1(SUBSTR, [_t(input, dtype=dt.string), _t(pos, dtype_hint=dt.int32), _t(len, dtype_hint=dt.int32)],
+                  {"unit": unit})
+
+
+def split_parts(input, sep=None, maxsplit=-1):
+    """tf.strings.split's pieces: (the input tensor, flat values, row_splits); the facade
+    returns the values for a scalar and a RaggedTensor for a vector."""
+    x = _t(input, dtype=dt.string)
+    values, splits = apply(SPLIT, [x], {"sep": _as_attr(sep, "sep"), "maxsplit": int(maxsplit)})
+    return x, values, splits
