@@ -1458,8 +1458,9 @@ def _bincount(cx, node, ins):
     attrs = node.attrs
     d = attrs["dtype"]
     a = cx.op1("Reshape", [cx.op1("Cast", [ins[0]], to=TP.INT64), cx.i64([-1])])
-    # max(arr) + 1 (0 for an empty arr: ReduceMax of nothing is the int64 minimum), then the bounds
-    size = cx.op1("Max", [cx.op1("Add", [cx.op1("ReduceMax", [a], keepdims=0), cx.i64(1)]), cx.i64(0)])
+    # max(arr) + 1, and 0 for an empty arr: the maximum of [arr + 1, 0] (what ReduceMax
+    # gives for an empty input differs between onnxruntime releases), then the bounds
+    size = cx.op1("ReduceMax", [cx.op1("Concat", [cx.op1("Add", [a, cx.i64(1)]), cx.i64([0])], axis=0)], keepdims=0)
     if attrs["minlength"] is not None:
         size = cx.op1("Max", [size, cx.i64(int(attrs["minlength"]))])
     if attrs["maxlength"] is not None:
