@@ -1401,7 +1401,7 @@ def _segment(kind, sorted_):
         rest = cx.op1("Slice", [shape, cx.i64([k]), cx.i64([INT64_MAX])])
         flat = cx.op1("Reshape", [data, cx.op1("Concat", [cx.i64([-1]), rest], axis=0)])
         if sorted_:
-            num = cx.op1("Max", [cx.op1("Add", [cx.op1("ReduceMax", [ids64], keepdims=0), cx.i64(1)]), cx.i64(0)])
+            num = _count_from_max(cx, ids64)
         else:
             num = cx.op1("Cast", [ins[2]], to=TP.INT64)
             keep = cx.op1("GreaterOrEqual", [ids64, cx.i64(0)])  # negative ids are dropped
@@ -1454,13 +1454,18 @@ def _strided_slice_update(cx, node, ins):
     return cx.op("Reshape", [flat, shape])
 
 
+def _count_from_max(cx, ids):
+    """max(ids) + 1 for a 1-D int64 `ids`, and 0 when it is empty: the maximum of
+    [ids + 1, 0] (what ReduceMax gives for an empty input differs between
+    onnxruntime releases)."""
+    return cx.op1("ReduceMax", [cx.op1("Concat", [cx.op1("Add", [ids, cx.i64(1)]), cx.i64([0])], axis=0)], keepdims=0)
+
+
 def _bincount(cx, node, ins):
     attrs = node.attrs
     d = attrs["dtype"]
     a = cx.op1("Reshape", [cx.op1("Cast", [ins[0]], to=TP.INT64), cx.i64([-1])])
-    # max(arr) + 1, and 0 for an empty arr: the maximum of [arr + 1, 0] (what ReduceMax
-    # gives for an empty input differs between onnxruntime releases), then the bounds
-    size = cx.op1("ReduceMax", [cx.op1("Concat", [cx.op1("Add", [a, cx.i64(1)]), cx.i64([0])], axis=0)], keepdims=0)
+    size = _count_from_max(cx, a)  # then the bounds
     if attrs["minlength"] is not None:
         size = cx.op1("Max", [size, cx.i64(int(attrs["minlength"]))])
     if attrs["maxlength"] is not None:
