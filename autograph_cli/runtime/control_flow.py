@@ -519,8 +519,11 @@ def _counted(names, init_values, test_fn, body_fn, extra_test_fn=None, location=
 
 
 def _unbound_message(name, location):
+    # The clause after the colon is TensorFlow's, with the name as its Assert
+    # op prints a string (quotes escaped: y[\'a\']), which the reference tests match.
+    escaped = name.replace("\\", "\\\\").replace("'", "\\'").replace('"', '\\"')
     return (f"{_where(location)}'{name}' is used after the loop, but the loop ran zero times: a loop must "
-            f"iterate at least once to initialize {name} (Python raises UnboundLocalError here)")
+            f"iterate at least once to initialize {escaped} (Python raises UnboundLocalError here)")
 
 
 def _bind_created(names, init_values, values, results, location):

@@ -203,8 +203,8 @@ def test_while_imbalanced_legal(ref, b, type_):
 
 
 def test_while_imbalanced_illegal(ref):
-    # the key is added only by the loop, which runs zero times
-    ref.raises(tf.errors.InvalidArgumentError, r"loop must iterate at least once to initialize d\['a'\]",
+    # the key is added only by the loop, which runs zero times (TensorFlow's Assert escapes the quotes)
+    ref.raises(tf.errors.InvalidArgumentError, r"loop must iterate at least once to initialize d\[\\'a\\'\]",
                while_adds_key, tf.constant(11))
 
 
@@ -227,5 +227,5 @@ def test_for_imbalanced_legal(ref, n, type_):
 
 
 def test_for_imbalanced_illegal(ref):
-    ref.raises(tf.errors.InvalidArgumentError, r"loop must iterate at least once to initialize d\['a'\]",
+    ref.raises(tf.errors.InvalidArgumentError, r"loop must iterate at least once to initialize d\[\\'a\\'\]",
                for_adds_key, tf.constant(0), 0)
