@@ -417,7 +417,7 @@ def convert_for_call(fn: _F) -> _F:
             raise UnsupportedLanguageElementError(
                 f"autograph does not convert {fn.__qualname__} (a generator): generators are not supported (the "
                 "statements that yield stay Python); AUTOGRAPH_STRICT_CONVERSION is set")
-        reason = _unsupported_reason(fn)
+        reason = _unsupported_reason(fn) or _loop_else(fn)
         if reason is not None:
             raise UnsupportedLanguageElementError(
                 f"autograph does not convert {fn.__qualname__} ({reason}); AUTOGRAPH_STRICT_CONVERSION is set")
@@ -427,6 +427,32 @@ def convert_for_call(fn: _F) -> _F:
 def strict_conversion() -> bool:
     """AUTOGRAPH_STRICT_CONVERSION=1: what would run unconverted raises."""
     return os.environ.get("AUTOGRAPH_STRICT_CONVERSION", "").lower() in ("1", "true", "yes")
+
+
+_loop_else_seen: dict[types.CodeType, str | None] = {}
+
+
+def _loop_else(fn) -> str | None:
+    """TensorFlow's autograph refuses a function with a loop's ``else``
+    clause anywhere in its source (nested functions too); this project
+    converts it, and gives that refusal only under strict conversion, where
+    TensorFlow raises it (its reference tests expect NotImplementedError)."""
+    code = fn.__code__
+    if code not in _loop_else_seen:
+        import ast
+
+        reason = None
+        try:
+            tree = ast.parse(_function_source(fn)[0])
+        except (SourceUnavailable, SyntaxError):
+            tree = None
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and node.orelse:
+                kind = "while" if isinstance(node, ast.While) else "for"
+                reason = f"{kind}/else statement not yet supported, as in TensorFlow"
+                break
+        _loop_else_seen[code] = reason
+    return _loop_else_seen[code]
 
 
 def _unsupported_reason(fn):

@@ -198,11 +198,18 @@ def test_for_two_vars_ds_iterator(ref, items):
 
 @pytest.mark.parametrize("xs,stop,type_", product(([], [1, 2]), ([], [1, 2]), (list, int_tensor)))
 def test_for_else(ref, xs, stop, type_):
-    # TensorFlow: NotImplementedError "for/else statement not yet supported".
-    # Here the else clause runs under `if not break_N` (README: for/else).
+    # As in TensorFlow, whose autograph refuses a loop's else clause: under
+    # strict conversion the call raises (for Python values too).
+    ref.raises(NotImplementedError, "for/else statement not yet supported", for_with_else, type_(xs), type_(stop))
+
+
+@pytest.mark.parametrize("xs,stop,type_", product(([], [1, 2]), ([], [1, 2]), (list, int_tensor)))
+def test_for_else_without_strict_conversion(ref, monkeypatch, xs, stop, type_):
+    # Converted (TensorFlow would run it as written): the else clause runs
+    # under `if not break_N` (README: for/else).
+    monkeypatch.delenv("AUTOGRAPH_STRICT_CONVERSION")
     if type_ is int_tensor:
         # `c in stop` on a staged tensor: a graph tensor is not iterable
-        # (TensorFlow stops earlier, at the for/else)
         ref.raises(TypeError, "not iterable", for_with_else, type_(xs), type_(stop))
     else:
         ref.matches_eager(for_with_else, type_(xs), type_(stop))
@@ -210,8 +217,13 @@ def test_for_else(ref, xs, stop, type_):
 
 @pytest.mark.parametrize("n1,n2,type_", product((0, 2), (0, 2), (int, int_tensor)))
 def test_while_else(ref, n1, n2, type_):
-    # TensorFlow: NotImplementedError "while/else statement not yet supported";
-    # here Python's answer (README: while/else with staged loops).
+    ref.raises(NotImplementedError, "while/else statement not yet supported", while_with_else, type_(n1), type_(n2))
+
+
+@pytest.mark.parametrize("n1,n2,type_", product((0, 2), (0, 2), (int, int_tensor)))
+def test_while_else_without_strict_conversion(ref, monkeypatch, n1, n2, type_):
+    # Python's answer (README: while/else with staged loops).
+    monkeypatch.delenv("AUTOGRAPH_STRICT_CONVERSION")
     ref.matches_eager(while_with_else, type_(n1), type_(n2))
 
 
