@@ -397,3 +397,79 @@ def test_sliced_assign_and_generator_survive_a_saved_model(tmp_path):
     for _ in range(2):  # the restored state variables advance as the original's
         np.testing.assert_array_equal(restored.step(tf.constant(5.0)).numpy(), m.step(tf.constant(5.0)).numpy())
     assert restored.v.numpy()[1] == 5.0
+
+
+# --------------------------------------- guides: slicing, broadcasting, strings
+def test_slice_and_strided_slice_match_numpy_eager_and_traced():
+    x = np.arange(24).reshape(2, 3, 4)
+    for got in _both(lambda t: tf.slice(t, [1, 0, 1], [1, -1, 2]), tf.constant(x)):
+        np.testing.assert_array_equal(got, x[1:2, 0:, 1:3])
+    for got in _both(lambda t: tf.strided_slice(t, [0, 0, 3], [2, 2, 0], [1, 1, -2], end_mask=0b100), tf.constant(x)):
+        np.testing.assert_array_equal(got, x[0:2, 0:2, 3::-2])
+    for got in _both(lambda t: tf.strided_slice(t, [1, 0], [2, 2], shrink_axis_mask=1, begin_mask=2), tf.constant(x)):
+        np.testing.assert_array_equal(got, x[1, :2])
+    # begin/size as tensors of a traced function, size -1 decided when the graph runs
+    f = tf.function(lambda t, b, s: tf.slice(t, b, s))
+    np.testing.assert_array_equal(f(tf.constant(x[0]), tf.constant([1, 1]), tf.constant([-1, 2])), x[0][1:, 1:3])
+
+
+def test_broadcast_to_and_broadcast_shapes():
+    for got in _both(lambda t: tf.broadcast_to(t, [2, 3]), tf.constant([1, 2, 3])):
+        np.testing.assert_array_equal(got, np.broadcast_to([1, 2, 3], (2, 3)))
+    assert tf.broadcast_to(tf.constant(["a"]), [2]).numpy().tolist() == [b"a", b"a"]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Unable to broadcast"):
+        tf.broadcast_to(tf.ones([3, 3]), [3])
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.broadcast_to(x, [3, 2]) * tf.constant([[1.0], [2.0], [3.0]]))
+    np.testing.assert_array_equal(tape.gradient(y, x), [6.0, 6.0])
+    assert tf.broadcast_static_shape(tf.TensorShape([3, 1]), tf.TensorShape([4])).as_list() == [3, 4]
+    with pytest.raises(ValueError):
+        tf.broadcast_static_shape(tf.TensorShape([3]), tf.TensorShape([4]))
+    assert tf.broadcast_dynamic_shape(tf.constant([3, 1]), tf.constant([1, 4])).numpy().tolist() == [3, 4]
+
+
+def test_linalg_matvec_batched():
+    a = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    v = np.ones((2, 3), np.float32)
+    for got in _both(tf.linalg.matvec, tf.constant(a), tf.constant(v)):
+        np.testing.assert_allclose(got, np.einsum("bij,bj->bi", a, v))
+    np.testing.assert_allclose(tf.linalg.matvec(a[0], np.ones(2, np.float32), transpose_a=True), a[0].T @ np.ones(2))
+
+
+def test_bytes_unicode_split_decode_and_decode_raw():
+    assert tf.strings.bytes_split(tf.constant("Duck")).numpy().tolist() == [b"D", b"u", b"c", b"k"]
+    text = "アヒル 🦆"
+    chars = tf.strings.unicode_split(tf.constant(text), input_encoding="UTF-8").numpy().tolist()
+    assert chars == [c.encode() for c in text]
+    assert tf.strings.unicode_decode(tf.constant(text), "UTF-8").numpy().tolist() == [ord(c) for c in text]
+    rows = tf.function(lambda t: tf.strings.unicode_decode(t, "UTF-8"))(tf.constant(["hé", "", "€x"]))
+    assert rows.to_list() == [[104, 233], [], [8364, 120]]
+    assert tf.io.decode_raw(tf.constant("Duck"), tf.uint8).numpy().tolist() == list(b"Duck")
+    assert tf.io.decode_raw(tf.constant(["ab", "cd"]), tf.uint8).numpy().tolist() == [[97, 98], [99, 100]]
+    with pytest.raises(NotImplementedError):
+        tf.io.read_file("x")  # a stand-in: tf.io is partial
+
+
+def test_stateless_split_and_fold_in_are_repeatable_seeds():
+    s1 = tf.random.experimental.stateless_split([1, 2], num=3)
+    assert s1.shape == (3, 2) and s1.dtype == tf.int64
+    np.testing.assert_array_equal(s1, tf.random.experimental.stateless_split([1, 2], num=3))
+    draws = [tf.random.stateless_normal([4], seed=s).numpy() for s in s1]
+    assert not np.array_equal(draws[0], draws[1])
+    f1, f2 = (tf.random.experimental.stateless_fold_in([1, 2], d) for d in (0, 1))
+    assert f1.shape == (2,) and not np.array_equal(f1, f2)
+
+
+def test_bound_method_function_tracing_count():
+    class M(tf.Module):
+        @tf.function
+        def f(self, x):
+            return x * 2
+
+    m = M()
+    m.f(tf.constant(1.0))
+    m.f(tf.constant(2.0))
+    m.f(tf.constant([1.0]))
+    assert m.f.experimental_get_tracing_count() == 2

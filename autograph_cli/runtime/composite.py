@@ -13,12 +13,12 @@ import numpy as np
 from . import dtypes as dt
 from . import ops
 from .ops.array import gather_nd, scatter_nd
-from .ops.strings import split_parts
+from .ops.strings import pieces, split_parts
 from .shapes import TensorShape
 from .tensor import EagerTensor, Tensor, convert_to_tensor
 
 __all__ = ["SparseTensor", "RaggedTensor", "string_split", "sparse_to_dense", "sparse_from_dense", "sparse_expand_dims",
-           "ragged_constant"]
+           "ragged_constant", "bytes_split", "unicode_split", "unicode_decode"]
 
 
 def _static_dims(t):
@@ -258,3 +258,26 @@ def string_split(input, sep=None, maxsplit=-1, name=None):
     if x.shape.rank == 0:
         return values
     return RaggedTensor(values, splits)
+
+
+def _pieces(input, unit, encoding="UTF-8"):  # noqa: A002
+    x, values, splits = pieces(input, unit, encoding)
+    if x.shape.rank == 0:
+        return values
+    return RaggedTensor(values, splits)
+
+
+def bytes_split(input, name=None):  # noqa: A002
+    """tf.strings.bytes_split: each string's bytes (a RaggedTensor of rows for a vector)."""
+    return _pieces(input, "BYTE")
+
+
+def unicode_split(input, input_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
+    """tf.strings.unicode_split: each string's characters, as UTF-8 strings."""
+    return _pieces(input, "UTF8_CHAR", input_encoding)
+
+
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                   replace_control_characters=False, name=None):
+    """tf.strings.unicode_decode: each string's Unicode code points (int32)."""
+    return _pieces(input, "CODE_POINT", input_encoding)

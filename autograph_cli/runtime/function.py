@@ -843,6 +843,15 @@ class _BoundFunction:
     def pretty_printed_concrete_signatures(self, verbose=True):
         return self._function.pretty_printed_concrete_signatures(verbose)
 
+    def experimental_get_tracing_count(self):
+        return self._function.experimental_get_tracing_count()
+
+    def __getattr__(self, name):
+        # the Function's other public attributes (input_signature, ...)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._function, name)
+
 
 def _tensor_hinted(fn, sig):
     """(positional parameter flags, *args flag, {name: flag}, **kwargs flag):

@@ -269,6 +269,14 @@ linalg = _types.SimpleNamespace(
     diag_part=_ol.diag_part, diag=_ol.diag, matrix_transpose=_ol.matrix_transpose, adjoint=_ol.matrix_transpose,
     global_norm=_oa.global_norm, eye=eye,
 )
+from autograph_cli.runtime.ops import composed as _oc  # noqa: E402
+
+slice = _oc.slice_  # noqa: A001
+strided_slice = _oc.strided_slice
+broadcast_to = _oc.broadcast_to
+broadcast_static_shape = _oc.broadcast_static_shape
+broadcast_dynamic_shape = _oc.broadcast_dynamic_shape
+linalg.matvec = _oc.matvec
 random.stateless_uniform = _or.stateless_uniform
 random.stateless_normal = _or.stateless_normal
 random.stateless_truncated_normal = _or.stateless_truncated_normal
@@ -283,7 +291,9 @@ random.Generator = _rg.Generator
 random.get_global_generator = _rg.get_global_generator
 random.set_global_generator = _rg.set_global_generator
 random.experimental = _types.SimpleNamespace(Generator=_rg.Generator, get_global_generator=_rg.get_global_generator,
-                                             set_global_generator=_rg.set_global_generator)
+                                             set_global_generator=_rg.set_global_generator,
+                                             stateless_split=_or.stateless_split,
+                                             stateless_fold_in=_or.stateless_fold_in)
 
 # errors, config, types ----------------------------------------------------------
 errors = _types.SimpleNamespace(
@@ -486,6 +496,10 @@ sparse = _types.SimpleNamespace(SparseTensor=SparseTensor, to_dense=_composite.s
                                 from_dense=_composite.sparse_from_dense, expand_dims=_composite.sparse_expand_dims)
 ragged = _types.SimpleNamespace(constant=_composite.ragged_constant, RaggedTensor=RaggedTensor)
 strings.split = _composite.string_split
+strings.bytes_split = _composite.bytes_split
+strings.unicode_split = _composite.unicode_split
+strings.unicode_decode = _composite.unicode_decode
+io = _types.SimpleNamespace(decode_raw=_ops.string_ops.decode_raw)
 
 
 def _publish_namespaces():
@@ -515,6 +529,19 @@ def _publish_namespaces():
 
 
 _publish_namespaces()
+
+
+class _PartialModule(_types.ModuleType):
+    """A TensorFlow module the facade provides in part (tf.io): the names it
+    lacks are stand-ins, an error where used."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _unsupported(f"{self.__name__.replace('autograph_cli.', '', 1)}.{name}")
+
+
+io.__class__ = _PartialModule
 
 
 class _DistributeModule(_types.ModuleType):
@@ -573,12 +600,13 @@ compat.v1.__class__ = _CompatV1
 __all__ = [
     "DType", "GradientTape", "Module", "RaggedTensor", "SparseTensor", "Tensor", "TensorArray", "TensorShape",
     "TensorSpec", "UnconnectedGradients", "Variable", "abs", "add", "add_n", "argmax", "argmin", "argsort",
-    "as_dtype", "autograph", "bool", "boolean_mask", "cast", "clip_by_global_norm", "clip_by_norm",
+    "as_dtype", "autograph", "bool", "boolean_mask", "broadcast_dynamic_shape", "broadcast_static_shape",
+    "broadcast_to", "cast", "clip_by_global_norm", "clip_by_norm",
     "clip_by_value", "compat", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cumsum",
     "custom_gradient", "data", "debugging", "distribute", "divide", "double", "dtypes", "einsum", "ensure_shape",
     "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
     "floordiv", "foldl", "foldr", "function", "gather", "gather_nd", "greater", "greater_equal", "half",
-    "identity", "init_scope", "int16", "int32", "int64", "int8", "is_tensor", "keras", "less", "less_equal",
+    "identity", "init_scope", "int16", "int32", "int64", "int8", "io", "is_tensor", "keras", "less", "less_equal",
     "linalg", "linspace", "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul", "maximum",
     "minimum", "multiply", "name_scope", "negative", "nest", "newaxis", "nn", "norm", "not_equal",
     "numpy_function", "one_hot", "ones",
@@ -586,7 +614,8 @@ __all__ = [
     "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum",
     "reshape", "reverse", "round", "saved_model", "scan", "scatter_nd", "sequence_mask",
     "shape", "sigmoid", "sign", "sin",
-    "size", "sort", "sparse", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient", "string",
+    "size", "slice", "sort", "sparse", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient", "strided_slice",
+    "string",
     "strings", "subtract", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
     "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "test", "tile", "transpose", "truediv", "types", "uint8",
     "unique", "unstack", "variant", "where", "while_loop", "zeros", "zeros_like",

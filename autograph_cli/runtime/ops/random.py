@@ -17,7 +17,7 @@ from ..shapes import TensorShape
 from ..tensor import convert_to_tensor, Tensor
 from . import shape_args as _sa
 from ._core import _inf_same, _t, apply1
-from .array import shape_arg
+from .array import shape_arg, stack as _stack
 from .math import cast as _cast, floor as _floor
 
 
@@ -312,3 +312,17 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
         raise TypeError(f"tf.random.categorical: dtype must be int32 or int64, got {dtype.name}")
     return apply1(CATEGORICAL, [_t(logits), _t(num_samples, dtype=dt.int32)],
                   {"dtype": dtype, "rng": _RandomState.generator(seed)})
+
+
+def stateless_split(seed, num=2, alg="auto_select"):
+    """tf.random.experimental.stateless_split: ``num`` new seeds (an int64 [num, 2] tensor)
+    derived from ``seed``, for stateless ops."""
+    return stateless_uniform([int(num), 2], seed, minval=0, maxval=2 ** 62, dtype=dt.int64)
+
+
+def stateless_fold_in(seed, data, alg="auto_select"):
+    """tf.random.experimental.stateless_fold_in: a new seed (int64 [2]) from ``seed`` and
+    an integer ``data``."""
+    derived = stateless_uniform([2], seed, minval=0, maxval=2 ** 62, dtype=dt.int64)
+    mixed = _stack([derived[0], derived[1] + _t(data, dtype=dt.int64)])
+    return stateless_uniform([2], mixed, minval=0, maxval=2 ** 62, dtype=dt.int64)

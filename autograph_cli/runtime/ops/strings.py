@@ -339,3 +339,90 @@ def split_parts(input, sep=None, maxsplit=-1):
     x = _t(input, dtype=dt.string)
     values, splits = apply(SPLIT, [x], {"sep": _as_attr(sep, "sep"), "maxsplit": int(maxsplit)})
     return x, values, splits
+
+
+# ----------------------------------------- strings into characters, bytes or code points
+_PIECE_UNITS = ("BYTE", "UTF8_CHAR", "CODE_POINT")
+
+
+def _pieces_infer(inputs, attrs):
+    x = _string_input("unicode_decode")(inputs, attrs)
+    if x.shape.rank is None or x.shape.rank > 1:
+        raise ValueError("tf.strings.bytes_split/unicode_split/unicode_decode support scalar and 1-D string "
+                         f"tensors here (got shape {x.shape})")
+    if attrs["unit"] not in _PIECE_UNITS:
+        raise ValueError(f"unit must be one of {_PIECE_UNITS}, got {attrs['unit']!r}")
+    n = x.shape.as_list()[0] if x.shape.rank == 1 else 1
+    out = dt.int32 if attrs["unit"] == "CODE_POINT" else dt.string
+    return [(out, TensorShape([None])), (dt.int64, TensorShape([None if n is None else n + 1]))]
+
+
+def _pieces_one(b, unit):
+    if unit == "BYTE":
+        return [b[i:i + 1] for i in range(len(b))]
+    try:
+        text = b.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidArgumentError(None, "UnicodeDecode", f"Invalid UTF-8 input: {e}") from None
+    if unit == "CODE_POINT":
+        return [ord(c) for c in text]
+    return [c.encode("utf-8") for c in text]
+
+
+def _pieces_kernel(x, unit):
+    rows = [x] if isinstance(x, bytes) or np.ndim(x) == 0 else list(np.asarray(x, dtype=object))
+    rows = [r.item() if isinstance(r, np.ndarray) else r for r in rows]
+    pieces = [_pieces_one(r.encode() if isinstance(r, str) else r, unit) for r in rows]
+    flat = [v for p in pieces for v in p]
+    if unit == "CODE_POINT":
+        values = np.asarray(flat, dtype=np.int32).reshape(-1)
+    else:
+        values = np.empty(len(flat), dtype=object)
+        values[:] = flat
+    splits = np.cumsum([0] + [len(p) for p in pieces]).astype(np.int64)
+    return values, splits
+
+
+PIECES = define("StringPieces", _pieces_infer, _pieces_kernel, sig="x, *, unit: str")
+
+
+def pieces(input, unit, encoding="UTF-8"):  # noqa: A002
+    """(the input, flat pieces, row_splits) of tf.strings.bytes_split (unit BYTE),
+    unicode_split (UTF8_CHAR) and unicode_decode (CODE_POINT)."""
+    if unit != "BYTE" and str(encoding).upper().replace("_", "-") not in ("UTF-8", "UTF8"):
+        raise NotImplementedError(f"input_encoding {encoding!r}: only UTF-8 is supported")
+    x = _t(input, dtype=dt.string)
+    values, splits = apply(PIECES, [x], {"unit": unit})
+    return x, values, splits
+
+
+def _decode_raw_infer(inputs, attrs):
+    x = _string_input("decode_raw")(inputs, attrs)
+    rank = x.shape.rank
+    return [(attrs["out_type"], TensorShape(None if rank is None else [*x.shape.dims, None]))]
+
+
+def _decode_raw_kernel(x, out_type, little_endian):
+    order = "<" if little_endian else ">"
+    np_type = np.dtype(out_type.np).newbyteorder(order)
+    if isinstance(x, bytes) or np.ndim(x) == 0:
+        b = x.item() if isinstance(x, np.ndarray) else x
+        return np.frombuffer(b, dtype=np_type).astype(out_type.np)
+    a = np.asarray(x, dtype=object)
+    rows = [np.frombuffer(a[idx], dtype=np_type).astype(out_type.np) for idx in np.ndindex(a.shape)]
+    if len({r.size for r in rows}) > 1:
+        raise InvalidArgumentError(None, "DecodeRaw", "DecodeRaw requires input strings to all be the same size")
+    width = rows[0].size if rows else 0
+    return np.stack(rows).reshape(*a.shape, width) if rows else np.zeros((*a.shape, 0), out_type.np)
+
+
+DECODE_RAW = define("DecodeRaw", _decode_raw_infer, _decode_raw_kernel,
+                    sig="x, *, out_type: dtype, little_endian: bool")
+
+
+def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, name=None):
+    """tf.io.decode_raw: each string's bytes read as numbers of ``out_type``."""
+    if fixed_length is not None:
+        raise NotImplementedError("tf.io.decode_raw: fixed_length is not supported")
+    return apply1(DECODE_RAW, [_t(input_bytes, dtype=dt.string)],
+                  {"out_type": dt.as_dtype(out_type), "little_endian": bool(little_endian)})

@@ -1,0 +1,130 @@
+"""Facade functions built from existing ops (no OpDefs of their own): their
+gradients, ONNX export and XLA lowering are those of the ops they use.
+
+tf.slice, tf.strided_slice (the masks of TensorFlow's signature), tf.broadcast_to,
+tf.broadcast_static_shape, tf.broadcast_dynamic_shape, tf.linalg.matvec.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as dt
+from ..errors import InvalidArgumentError
+from ..shapes import TensorShape, as_shape
+from ..tensor import EagerTensor, Tensor
+from ._core import _t
+from .array import SELECT, expand_dims, fill, getitem, shape as _shape, squeeze, stack
+from ._core import apply1
+from .math import matmul
+
+__all__ = ["slice_", "strided_slice", "broadcast_to", "broadcast_static_shape", "broadcast_dynamic_shape", "matvec"]
+
+
+def _elements(v, n=None):
+    """A 1-D index argument as a list of Python ints or scalar tensors."""
+    if isinstance(v, Tensor) and not isinstance(v, EagerTensor):
+        count = v.shape.dims[0] if v.shape.rank == 1 else n
+        if count is None:
+            raise ValueError(f"the length of {v!r} must be known while tracing")
+        return [v[i] for i in range(count)]
+    if isinstance(v, EagerTensor):
+        v = v.numpy()
+    return [int(e) if isinstance(e, (int, np.integer)) else e for e in np.asarray(v).reshape(-1).tolist()] \
+        if isinstance(v, np.ndarray) else [e if isinstance(e, Tensor) else int(e) for e in v]
+
+
+def slice_(input_, begin, size, name=None):
+    """tf.slice: ``size[i]`` elements from ``begin[i]`` on each axis (-1: to the end)."""
+    x = _t(input_)
+    begins = _elements(begin)
+    sizes = _elements(size, len(begins))
+    if len(begins) != len(sizes) or (x.shape.rank is not None and len(begins) != x.shape.rank):
+        raise InvalidArgumentError(None, "Slice", f"tf.slice: begin ({len(begins)}) and size ({len(sizes)}) must "
+                                   f"have one entry per dimension of the input (rank {x.shape.rank})")
+    key = []
+    for axis, (b, s) in enumerate(zip(begins, sizes)):
+        if isinstance(s, int):
+            key.append(slice(b, None if s == -1 else b + s))
+        else:
+            dim = _shape(x, out_type=s.dtype)[axis]
+            b_t = _t(b, dtype=s.dtype) if not isinstance(b, Tensor) else b
+            stop = apply1(SELECT, [s < 0, dim, b_t + s])
+            key.append(slice(b, stop))
+    return getitem(x, tuple(key))
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                  shrink_axis_mask=0, var=None, name=None):
+    """tf.strided_slice: ``input_[begin:end:strides]`` per axis, with TensorFlow's bit masks
+    (bit i of begin_mask/end_mask: ignore begin[i]/end[i]; ellipsis_mask, new_axis_mask,
+    shrink_axis_mask: entry i is ``...``, ``tf.newaxis``, or a single index)."""
+    begins = _elements(begin)
+    ends = _elements(end, len(begins))
+    steps = _elements(strides, len(begins)) if strides is not None else [1] * len(begins)
+    key = []
+    for i, (b, e, s) in enumerate(zip(begins, ends, steps)):
+        if ellipsis_mask >> i & 1:
+            key.append(Ellipsis)
+        elif new_axis_mask >> i & 1:
+            key.append(None)
+        elif shrink_axis_mask >> i & 1:
+            key.append(b)
+        else:
+            key.append(slice(None if begin_mask >> i & 1 else b, None if end_mask >> i & 1 else e, s))
+    return getitem(_t(input_), tuple(key))
+
+
+def broadcast_static_shape(shape_x, shape_y):
+    """tf.broadcast_static_shape: the broadcast of two TensorShapes (ValueError if incompatible)."""
+    from ._core import broadcast_shapes
+
+    try:
+        return broadcast_shapes(as_shape(shape_x), as_shape(shape_y))
+    except (TypeError, ValueError, InvalidArgumentError):
+        raise ValueError(f"Incompatible shapes for broadcasting: {shape_x} and {shape_y}") from None
+
+
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """tf.broadcast_dynamic_shape: the broadcast of two shape vectors, a 1-D tensor."""
+    sx, sy = _t(shape_x), _t(shape_y)
+    zero = _t(0, dtype=dt.int8)
+    return _shape(fill(sx, zero) + fill(sy, zero), out_type=sx.dtype)
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002
+    """tf.broadcast_to: ``input`` repeated along the dimensions ``shape`` adds or where it has size 1."""
+    x = _t(input)
+    static = _static(shape)
+    if static is not None and x.shape.rank is not None:
+        want = TensorShape(static)
+        dims = x.shape.dims
+        ok = len(dims) <= len(static) and all(
+            d is None or t is None or d == 1 or d == t for d, t in zip(reversed(dims), reversed(static)))
+        if not ok:
+            raise InvalidArgumentError(None, "BroadcastTo", f"Unable to broadcast tensor of shape {x.shape} to "
+                                       f"tensor of shape {want} [Op:BroadcastTo]")
+    mask = fill(shape if isinstance(shape, Tensor) else list(shape), _t(True))
+    return apply1(SELECT, [mask, x, x])
+
+
+def _static(shape):
+    if isinstance(shape, TensorShape):
+        return shape.as_list() if shape.rank is not None else None
+    if isinstance(shape, EagerTensor):
+        return [int(v) for v in np.asarray(shape.numpy()).reshape(-1)]
+    if isinstance(shape, Tensor):
+        c = getattr(shape, "const", None)
+        return None if c is None else [int(v) for v in np.asarray(c).reshape(-1)]
+    try:
+        return [None if d is None else int(d) for d in shape]
+    except TypeError:
+        return None
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
+    """tf.linalg.matvec: the matrix(-batch) ``a`` times the vector(-batch) ``b``."""
+    product = matmul(a, expand_dims(b, -1), transpose_a=bool(transpose_a or adjoint_a))
+    return squeeze(product, axis=-1)
+
+
+_ = stack
