@@ -473,3 +473,47 @@ def test_bound_method_function_tracing_count():
     m.f(tf.constant(2.0))
     m.f(tf.constant([1.0]))
     assert m.f.experimental_get_tracing_count() == 2
+
+
+# ------------------------------------------------- guides: ragged and sparse
+def test_ragged_reductions_elementwise_and_concat():
+    rows = [[0, 1, 2, 3], [], [6, 7, 8], [9]]
+    rt = tf.ragged.constant(rows)
+    assert tf.reduce_sum(rt, axis=1).numpy().tolist() == [sum(r) for r in rows]
+    assert tf.math.reduce_max(rt, axis=1).numpy().tolist()[2:] == [8, 9]
+    assert tf.reduce_mean(tf.cast(rt, tf.float32), axis=1).numpy().tolist()[2:] == [7.0, 9.0]
+    assert int(tf.reduce_sum(rt)) == 36
+    assert tf.reduce_sum(rt, axis=0).numpy().tolist() == [15, 8, 10, 3]
+    traced = tf.function(lambda v, s: tf.reduce_sum(tf.RaggedTensor.from_row_splits(v, s), axis=1))
+    assert traced(tf.constant([1, 2, 3]), tf.constant([0, 2, 2, 3], tf.int64)).numpy().tolist() == [3, 0, 3]
+    assert tf.square(rt).to_list() == [[v * v for v in r] for r in rows]
+    assert tf.ragged.map_flat_values(tf.add, rt, 1).to_list() == [[v + 1 for v in r] for r in rows]
+    assert tf.concat([rt, rt], axis=0).to_list() == rows + rows
+    a, b = tf.ragged.constant([[1], [2, 3], []]), tf.ragged.constant([[4, 5], [], [6]])
+    assert tf.concat([a, b], axis=1).to_list() == [[1, 4, 5], [2, 3], [6]]
+    assert tf.concat([tf.constant([1]), tf.constant([2])], 0).numpy().tolist() == [1, 2]
+
+
+def test_ragged_constructors_from_value_rowids_and_tensor():
+    rt = tf.RaggedTensor.from_value_rowids([3, 1, 4, 1, 5], [0, 0, 2, 2, 2], nrows=4)
+    assert rt.to_list() == [[3, 1], [], [4, 1, 5], []]
+    assert rt.value_rowids().numpy().tolist() == [0, 0, 2, 2, 2]
+    dense = tf.constant([[1, 2, 0], [0, 0, 0], [4, 0, 6]])
+    assert tf.RaggedTensor.from_tensor(dense, padding=0).to_list() == [[1, 2], [], [4, 0, 6]]
+    assert tf.RaggedTensor.from_tensor(dense, lengths=[1, 0, 2]).to_list() == [[1], [], [4, 0]]
+
+
+def test_sparse_add_matmul_reduce_sum():
+    a = tf.sparse.SparseTensor(indices=[[0, 2], [3, 4]], values=[31, 2], dense_shape=[4, 10])
+    b = tf.sparse.SparseTensor(indices=[[0, 2], [3, 0]], values=[56, 38], dense_shape=[4, 10])
+    total = tf.sparse.add(a, b)
+    assert isinstance(total, tf.SparseTensor)
+    want = np.zeros((4, 10), np.int32)
+    want[0, 2], want[3, 4], want[3, 0] = 87, 2, 38
+    np.testing.assert_array_equal(tf.sparse.to_dense(total), want)
+    np.testing.assert_array_equal(tf.sparse.add(a, tf.ones([4, 10], tf.int32)), tf.sparse.to_dense(a).numpy() + 1)
+    c = tf.sparse.SparseTensor(indices=[[0, 1], [1, 0], [1, 1]], values=[13.0, 15.0, 17.0], dense_shape=[2, 2])
+    m = np.array([[4.0], [6.0]], np.float32)
+    np.testing.assert_allclose(tf.sparse.sparse_dense_matmul(c, m), np.array([[0, 13], [15, 17]]) @ m)
+    assert float(tf.sparse.reduce_sum(c)) == 45.0
+    assert tf.sparse.reduce_sum(c, axis=1).numpy().tolist() == [13.0, 32.0]

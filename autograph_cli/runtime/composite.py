@@ -12,7 +12,8 @@ import numpy as np
 
 from . import dtypes as dt
 from . import ops
-from .ops.array import gather_nd, scatter_nd
+from .ops.array import (boolean_mask, gather_nd, scatter_nd, sequence_mask, unsorted_segment_max,
+                        unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sum)
 from .ops.strings import pieces, split_parts
 from .shapes import TensorShape
 from .tensor import EagerTensor, Tensor, convert_to_tensor
@@ -281,3 +282,191 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
                    replace_control_characters=False, name=None):
     """tf.strings.unicode_decode: each string's Unicode code points (int32)."""
     return _pieces(input, "CODE_POINT", input_encoding)
+
+
+# ------------------------------------------- ragged and sparse ops the guides use
+def _value_rowids(rt):
+    """The row of each value (int64), from the row splits."""
+    n = ops.shape(rt.values, out_type=dt.int64)[0]
+    positions = ops.range(n, dtype=dt.int64)
+    # searchsorted(splits[1:], position, side="right") as a sum of comparisons
+    ends = rt.row_splits[1:]
+    return ops.reduce_sum(ops.cast(ops.greater_equal(ops.expand_dims(positions, 1), ops.expand_dims(ends, 0)),
+                                   dt.int64), axis=1)
+
+
+def value_rowids(rt):
+    return _value_rowids(rt)
+
+
+RaggedTensor.value_rowids = value_rowids
+RaggedTensor.row_starts = lambda self: self.row_splits[:-1]
+RaggedTensor.row_limits = lambda self: self.row_splits[1:]
+RaggedTensor.ragged_rank = 1
+
+
+def _from_value_rowids(values, value_rowids, nrows=None, name=None, validate=True):
+    """tf.RaggedTensor.from_value_rowids: values grouped by their (sorted) row ids."""
+    ids = ops.cast(convert_to_tensor(value_rowids), dt.int64)
+    if nrows is None:
+        nrows = ops.reduce_max(ops.concat([ids, convert_to_tensor([-1], dtype=dt.int64)], 0)) + 1
+    counts = unsorted_segment_sum(ops.ones_like(ids), ids, ops.cast(nrows, dt.int64))
+    return RaggedTensor.from_row_lengths(values, counts)
+
+
+def _from_tensor(tensor, lengths=None, padding=None, ragged_rank=1, name=None):
+    """tf.RaggedTensor.from_tensor: the rows of a dense tensor, cut at ``lengths``
+    or where the trailing ``padding`` begins."""
+    t = convert_to_tensor(tensor)
+    nrows, width = ops.shape(t, out_type=dt.int64)[0], ops.shape(t, out_type=dt.int64)[1]
+    if lengths is not None:
+        row_lengths = ops.cast(convert_to_tensor(lengths), dt.int64)
+    elif padding is not None:
+        is_pad = ops.equal(t, ops.cast(padding, t.dtype))
+        if t.shape.rank is not None and t.shape.rank > 2:
+            is_pad = ops.reduce_all(is_pad, axis=list(range(2, t.shape.rank)))  # (the builtin range)
+        keep = ops.cast(ops.logical_not(is_pad), dt.int64)
+        positions = ops.range(1, width + 1, dtype=dt.int64)
+        row_lengths = ops.reduce_max(keep * positions, axis=1)
+    else:
+        row_lengths = ops.fill(ops.expand_dims(nrows, 0), width)
+    mask = sequence_mask(row_lengths, width)
+    return RaggedTensor.from_row_lengths(boolean_mask(t, mask), row_lengths)
+
+
+RaggedTensor.from_value_rowids = staticmethod(_from_value_rowids)
+RaggedTensor.from_tensor = staticmethod(_from_tensor)
+
+
+def ragged_map_flat_values(op, *args, **kwargs):
+    """tf.ragged.map_flat_values: ``op`` applied to the ragged arguments' flat values
+    (they must share row partitions); the result keeps that partition."""
+    splits = None
+
+    def flat(v):
+        nonlocal splits
+        if isinstance(v, RaggedTensor):
+            splits = v.row_splits if splits is None else splits
+            return v.values
+        return v
+
+    out = op(*[flat(a) for a in args], **{k: flat(v) for k, v in kwargs.items()})
+    if splits is None:
+        return out
+    return RaggedTensor(out, splits)
+
+
+_REDUCERS = {"sum": unsorted_segment_sum, "max": unsorted_segment_max, "min": unsorted_segment_min,
+             "prod": unsorted_segment_prod}
+
+
+def ragged_reduce(kind, dense_fn):
+    """tf.reduce_<kind> accepting a RaggedTensor: axis=1 reduces each row (a dense
+    vector, TensorFlow's identity value for an empty row), axis=None or 0 as the
+    dense function on the values."""
+
+    def reduce(input_tensor, axis=None, keepdims=False, name=None, **kwargs):
+        if not isinstance(input_tensor, RaggedTensor):
+            return dense_fn(input_tensor, axis=axis, keepdims=keepdims, **kwargs)
+        rt = input_tensor
+        if axis is None:
+            return dense_fn(rt.values, keepdims=keepdims, **kwargs)
+        if axis in (1, -1) and (rt.values.shape.rank == 1 or axis == 1):
+            nrows = rt.nrows()
+            ids = _value_rowids(rt)
+            if kind == "mean":
+                total = unsorted_segment_sum(rt.values, ids, nrows)
+                out = total / ops.cast(rt.row_lengths(), total.dtype)
+            else:
+                out = _REDUCERS[kind](rt.values, ids, nrows)
+            return ops.expand_dims(out, 1) if keepdims else out
+        if axis in (0, -2):
+            dense = rt.to_tensor()
+            if kind in ("sum", "mean"):
+                total = ops.reduce_sum(dense, axis=0)
+                if kind == "sum":
+                    return total
+                counts = ops.reduce_sum(ops.cast(sequence_mask(rt.row_lengths()), total.dtype), axis=0)
+                return total / counts
+            raise NotImplementedError(f"tf.reduce_{kind} of a RaggedTensor over axis 0 is not supported")
+        raise ValueError(f"axis {axis} is out of range for a RaggedTensor of rank 2")
+
+    reduce.__name__ = dense_fn.__name__
+    reduce.__doc__ = dense_fn.__doc__
+    return reduce
+
+
+def ragged_concat(concat_fn):
+    """tf.concat accepting RaggedTensors: axis 0 stacks the rows, axis 1 joins each row."""
+
+    def concat(values, axis, name="concat"):
+        if not any(isinstance(v, RaggedTensor) for v in values):
+            return concat_fn(values, axis, name=name)
+        rts = [v if isinstance(v, RaggedTensor) else _from_tensor(v) for v in values]
+        if axis == 0:
+            offsets = [r.row_splits[-1] for r in rts]
+            splits = [rts[0].row_splits]
+            total = offsets[0]
+            for r, off in zip(rts[1:], offsets[1:]):
+                splits.append(r.row_splits[1:] + total)
+                total = total + off
+            return RaggedTensor(concat_fn([r.values for r in rts], 0), concat_fn(splits, 0))
+        if axis in (1, -1):
+            lengths = [r.row_lengths() for r in rts]
+            # interleave each row of every input: gather the values by position
+            joined = concat_fn([ops.expand_dims(length, 1) for length in lengths], 1)
+            out_lengths = ops.reduce_sum(joined, axis=1)
+            pieces_values = concat_fn([r.values for r in rts], 0)
+            order = []
+            for k, r in enumerate(rts):
+                ids = _value_rowids(r)
+                local = ops.range(ops.shape(r.values, out_type=dt.int64)[0], dtype=dt.int64) - ops.gather(r.row_splits, ids)
+                before = ops.reduce_sum(joined[:, :k], axis=1) if k else ops.zeros_like(out_lengths)
+                out_start = ops.concat([convert_to_tensor([0], dtype=dt.int64), ops.cumsum(out_lengths)], 0)[:-1]
+                order.append(ops.gather(out_start + before, ids) + local)
+            positions = concat_fn(order, 0)
+            values = scatter_nd(ops.expand_dims(positions, 1), pieces_values,
+                                    ops.expand_dims(ops.shape(pieces_values, out_type=dt.int64)[0], 0))
+            return RaggedTensor.from_row_lengths(values, out_lengths)
+        raise ValueError(f"tf.concat of RaggedTensors: axis {axis} is not supported")
+
+    concat.__name__ = "concat"
+    concat.__doc__ = concat_fn.__doc__
+    return concat
+
+
+def sparse_add(a, b, threshold=0, name=None):
+    """tf.sparse.add: two SparseTensors summed (a SparseTensor of the entries either
+    has), or a SparseTensor and a dense tensor (a dense tensor)."""
+    if not isinstance(a, SparseTensor):
+        return ops.add(convert_to_tensor(a), sparse_to_dense(b))
+    if not isinstance(b, SparseTensor):
+        return ops.add(sparse_to_dense(a), convert_to_tensor(b))
+    return sparse_from_dense(ops.add(sparse_to_dense(a), sparse_to_dense(b)))
+
+
+def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    """tf.sparse.sparse_dense_matmul: a SparseTensor (or dense) times a dense matrix."""
+    a = sparse_to_dense(sp_a) if isinstance(sp_a, SparseTensor) else convert_to_tensor(sp_a)
+    b = sparse_to_dense(b) if isinstance(b, SparseTensor) else convert_to_tensor(b)
+    return ops.matmul(a, b, transpose_a=bool(adjoint_a), transpose_b=bool(adjoint_b))
+
+
+def sparse_reduce_sum(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
+    """tf.sparse.reduce_sum: the sum of a SparseTensor's values along ``axis`` (dense)."""
+    return ops.reduce_sum(sparse_to_dense(sp_input), axis=axis, keepdims=keepdims)
+
+
+
+def ragged_elementwise(fn):
+    """A unary elementwise function (tf.cast, tf.square ...) that also maps a
+    RaggedTensor's values, keeping its rows."""
+
+    def apply_(x, *args, **kwargs):
+        if isinstance(x, RaggedTensor):
+            return RaggedTensor(fn(x.values, *args, **kwargs), x.row_splits)
+        return fn(x, *args, **kwargs)
+
+    apply_.__name__ = fn.__name__
+    apply_.__doc__ = fn.__doc__
+    return apply_

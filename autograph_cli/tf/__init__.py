@@ -493,8 +493,24 @@ from autograph_cli.runtime import composite as _composite  # noqa: E402
 SparseTensor = _composite.SparseTensor
 RaggedTensor = _composite.RaggedTensor
 sparse = _types.SimpleNamespace(SparseTensor=SparseTensor, to_dense=_composite.sparse_to_dense,
-                                from_dense=_composite.sparse_from_dense, expand_dims=_composite.sparse_expand_dims)
-ragged = _types.SimpleNamespace(constant=_composite.ragged_constant, RaggedTensor=RaggedTensor)
+                                from_dense=_composite.sparse_from_dense, expand_dims=_composite.sparse_expand_dims,
+                                add=_composite.sparse_add, sparse_dense_matmul=_composite.sparse_dense_matmul,
+                                reduce_sum=_composite.sparse_reduce_sum)
+ragged = _types.SimpleNamespace(constant=_composite.ragged_constant, RaggedTensor=RaggedTensor,
+                                map_flat_values=_composite.ragged_map_flat_values)
+# the reductions and tf.concat accept RaggedTensors (row-wise over axis 1)
+for _kind in ("sum", "mean", "max", "min", "prod"):
+    _fn = _composite.ragged_reduce(_kind, getattr(math, f"reduce_{_kind}"))
+    setattr(math, f"reduce_{_kind}", _fn)
+    globals()[f"reduce_{_kind}"] = _fn
+concat = _composite.ragged_concat(concat)
+for _name in ("cast", "abs", "negative", "square", "sqrt", "exp", "sigmoid", "tanh", "round", "sign"):
+    _fn = _composite.ragged_elementwise(globals()[_name])
+    globals()[_name] = _fn
+    if getattr(math, _name, None) is not None:
+        setattr(math, _name, _fn)
+math.log = _composite.ragged_elementwise(math.log)
+dtypes.cast = cast
 strings.split = _composite.string_split
 strings.bytes_split = _composite.bytes_split
 strings.unicode_split = _composite.unicode_split
