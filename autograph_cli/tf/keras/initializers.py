@@ -12,7 +12,7 @@ __all__ = [
     "Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform", "TruncatedNormal", "GlorotUniform",
     "GlorotNormal", "HeUniform", "HeNormal", "LecunNormal", "LecunUniform", "zeros", "ones", "constant",
     "random_normal", "random_uniform", "truncated_normal", "glorot_uniform", "glorot_normal", "he_uniform",
-    "he_normal", "lecun_normal", "lecun_uniform", "Identity", "identity", "get",
+    "he_normal", "lecun_normal", "lecun_uniform", "Identity", "identity", "Orthogonal", "orthogonal", "get",
 ]
 
 
@@ -82,6 +82,29 @@ class Identity(Initializer):
             raise ValueError(f"Identity matrix initializer can only be used for 2D matrices. Received: shape={shape}")
         dtype = dt.as_dtype(dtype or dt.float32)
         return ops.convert_to_tensor((self.gain * np.eye(*shape)).astype(dtype.np), dtype=dtype)
+
+
+class Orthogonal(Initializer):
+    """A random orthogonal matrix (rows or columns orthonormal) times `gain`;
+    shapes of more than two dimensions are flattened to (prod(shape[:-1]), shape[-1])."""
+
+    def __init__(self, gain=1.0, seed=None):
+        self.gain, self.seed = gain, seed
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        import numpy as np
+
+        shape = tuple(int(d) for d in shape)
+        if len(shape) < 2:
+            raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: shape={shape}")
+        dtype = dt.as_dtype(dtype or dt.float32)
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        a = ops._rng_for(self.seed).standard_normal(size=(max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(a)
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return ops.convert_to_tensor((self.gain * q).reshape(shape).astype(dtype.np), dtype=dtype)
 
 
 class RandomNormal(Initializer):
@@ -185,13 +208,14 @@ he_normal = HeNormal
 lecun_normal = LecunNormal
 lecun_uniform = LecunUniform
 identity = Identity
+orthogonal = Orthogonal
 
 _BY_NAME = {
     "zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal, "normal": RandomNormal,
     "random_uniform": RandomUniform, "uniform": RandomUniform, "truncated_normal": TruncatedNormal,
     "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform, "he_normal": HeNormal,
     "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform, "variance_scaling": VarianceScaling,
-    "identity": Identity,
+    "identity": Identity, "orthogonal": Orthogonal,
 }
 
 

@@ -12,11 +12,15 @@ from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 
 from . import activations, initializers
 from ._layer import KerasTensor, Layer
+from ._recurrent import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell, StackedRNNCells,
+                         TimeDistributed)
 
 __all__ = [
     "Layer", "Input", "InputLayer", "Dense", "Conv2D", "MaxPooling2D", "MaxPool2D", "AveragePooling2D",
     "AvgPool2D", "GlobalAveragePooling1D", "GlobalMaxPooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling2D", "Flatten", "Reshape", "Dropout", "Embedding",
     "LayerNormalization", "BatchNormalization", "Activation", "ReLU", "Softmax", "Lambda", "Concatenate", "Add",
+    "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN", "SimpleRNN", "LSTM", "GRU", "Bidirectional",
+    "TimeDistributed", "Masking",
 ]
 
 
@@ -291,6 +295,23 @@ class Embedding(Layer):
             return None
         ids = inputs if isinstance(inputs, Tensor) else ops.convert_to_tensor(inputs)
         return ops.not_equal(ids, 0)
+
+
+class Masking(Layer):
+    """Masks the time steps whose features all equal `mask_value` (and zeroes
+    them): the layers after it that take a mask skip those steps."""
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs, mask=None):
+        x = inputs if isinstance(inputs, Tensor) else ops.convert_to_tensor(inputs)
+        return ops.reduce_any(ops.not_equal(x, ops.cast(self.mask_value, x.dtype)), axis=-1)
+
+    def call(self, inputs):
+        keep = ops.reduce_any(ops.not_equal(inputs, ops.cast(self.mask_value, inputs.dtype)), axis=-1, keepdims=True)
+        return inputs * ops.cast(keep, inputs.dtype)
 
 
 def _norm_axes(axis, rank):
