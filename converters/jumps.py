@@ -413,7 +413,10 @@ class JumpLowering:
                 orelse = orelse.with_changes(body=cst.IndentedBlock(body=else_stmts))
         finalbody = stmt.finalbody
         if finalbody is not None:
-            fb, _ = self._sub_block(finalbody.body, loop)  # no jump leaves a finally (analysis)
+            # only a return leaves a finally, when all its paths return (analysis)
+            fb, final_flags = self._sub_block(finalbody.body, loop)
+            if final_flags:
+                return self._returning_finally(stmt, body, handlers, orelse, fb, flags | final_flags)
             if fb is not finalbody.body:
                 finalbody = finalbody.with_changes(body=fb)
         unchanged = (
@@ -426,3 +429,20 @@ class JumpLowering:
             return [stmt], flags
         new = stmt.with_changes(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
         return [self._rebuilt(stmt, new, flags)], flags
+
+    def _returning_finally(self, stmt, body, handlers, orelse, final_body, flags):
+        """``try: ... finally: F`` where every path of ``F`` returns: what the
+        ``try`` raised is dropped and what it returned replaced, as in Python.
+        Lowered: ``try: <the try without its finally> except BaseException:
+        pass``, then ``F`` with its returns lowered."""
+        pass_line = self._made(n.line(cst.Pass()), stmt)
+        swallow = cst.ExceptHandler(type=n.name("BaseException"), body=cst.IndentedBlock(body=[pass_line]))
+        if handlers or orelse is not None:
+            inner = self._rebuilt(stmt, stmt.with_changes(body=body, handlers=handlers, orelse=orelse,
+                                                          finalbody=None), flags)
+            f = self.table.facts(inner)
+            outer = cst.Try(body=cst.IndentedBlock(body=[inner]), handlers=[swallow])
+            self._made(outer, stmt, f.reads if f else (), f.writes if f else ())
+        else:
+            outer = self._rebuilt(stmt, stmt.with_changes(body=body, handlers=[swallow], finalbody=None), flags)
+        return [outer, *block_statements(final_body)], flags

@@ -13,8 +13,11 @@ decorators, defaults, bases and keywords, which run here):
   ``exec(...)`` or ``eval(...)``, builtins the code does not rebind
   (``shadowed`` says which names the function or its module binds): they
   need the function's real local variables;
-- ``finally``: ``return`` inside ``finally``, or ``break``/``continue``
-  inside ``finally`` and outside any loop inside it;
+- ``finally``: ``return`` inside a ``finally`` that can end without one
+  (a ``finally`` whose every path ends in ``return`` or ``raise`` is
+  converted: whatever the ``try`` raised or returned is dropped, as Python
+  does), or ``break``/``continue`` inside ``finally`` and outside any loop
+  inside it;
 - ``import *``, ``await``, ``async for``: outside an ``async def`` Python's
   compiler rejects these; ``ast`` parses them.
 
@@ -34,6 +37,24 @@ from typing import Callable
 from ._walk import child_nodes
 
 LOCALS_READERS = frozenset({"locals", "vars", "exec", "eval"})
+
+
+#: ``in_finally`` of a ``finally`` every path of which returns or raises:
+#: its returns are converted (only break/continue leaving it are not)
+RETURNS_OK = "returns ok"
+
+
+def ends_in_return(stmts) -> bool:
+    """Whether every path through ``stmts`` ends in ``return`` or ``raise``
+    (judged by the last statement: an if/else whose branches all do)."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    if isinstance(last, ast.If) and last.orelse:
+        return ends_in_return(last.body) and ends_in_return(last.orelse)
+    return False
 
 
 class Construct:
@@ -67,11 +88,11 @@ class _Walk:
         self.shadowed = shadowed
         self.lines = lines
 
-    def block(self, stmts, in_finally: bool, loops: int) -> None:
+    def block(self, stmts, in_finally: bool | str, loops: int) -> None:
         for st in stmts:
             self.stmt(st, in_finally, loops)
 
-    def stmt(self, st: ast.stmt, in_finally: bool, loops: int) -> None:
+    def stmt(self, st: ast.stmt, in_finally: bool | str, loops: int) -> None:
         """``loops``: how many loops inside the innermost ``finally`` enclose ``st``."""
         if self.lines is not None and not in_finally and not spans_a_line(self.lines, st.lineno, st.end_lineno or st.lineno):
             return  # none of the words on its lines (a jump in a finally has none of its own)
@@ -102,7 +123,7 @@ class _Walk:
                     self.expr(h.type)
                 self.block(h.body, in_finally, loops)
             self.block(st.orelse, in_finally, loops)
-            self.block(st.finalbody, True, 0)
+            self.block(st.finalbody, RETURNS_OK if ends_in_return(st.finalbody) else True, 0)
         elif isinstance(st, ast.Match):
             self.expr(st.subject)
             for case in st.cases:
@@ -117,7 +138,7 @@ class _Walk:
                 self.expr(e)
         else:
             if isinstance(st, ast.Return):
-                if in_finally:
+                if in_finally and in_finally is not RETURNS_OK:
                     self.out.append(Construct("finally", st, "return inside finally"))
             elif isinstance(st, (ast.Break, ast.Continue)):
                 if in_finally and loops == 0:

@@ -32,7 +32,9 @@ def return_in_finally(x):
   try:
     x = x + 1
   finally:
-    return x  # expect: AG403
+    if x > 0:
+      return x  # expect: AG403
+  return -x
 
 
 @tf.function
