@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import autograph_cli.tf as tf
-from autograph_cli.tf.keras import models as keras_models
+from autograph_cli.tf.keras._impl import models as keras_models
 
 tape_in_function = pytest.mark.skipif(
     not keras_models._trace_train_step(), reason="this runtime has no GradientTape inside tf.function yet")

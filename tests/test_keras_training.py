@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import autograph_cli.tf as tf
-from autograph_cli.tf.keras import models as keras_models
+from autograph_cli.tf.keras._impl import models as keras_models
 
 keras = tf.keras
 

@@ -111,6 +111,25 @@ def test_tf_all_lists_every_public_global_and_nothing_else():
     assert len(tf.__all__) == len(set(tf.__all__))
 
 
+KERAS_NAMESPACES = ["activations", "callbacks", "initializers", "layers", "losses", "metrics", "models",
+                    "optimizers"]
+
+
+@pytest.mark.parametrize("namespace", ["", *KERAS_NAMESPACES])
+def test_keras_namespaces_expose_keras_names_only(namespace):
+    """dir(tf.keras.layers) lists what Keras has there, not the modules and
+    helpers the implementation imports (`tf.keras.layers.ops` must not exist)."""
+    import autograph_cli.tf as tf
+
+    mod = getattr(tf.keras, namespace) if namespace else tf.keras
+    extra = sorted(n for n in dir(mod) if not n.startswith("_") and n not in mod.__all__)
+    assert not extra, f"tf.keras{'.' + namespace if namespace else ''} exposes non-Keras names: {extra}"
+    for leaked in ("ops", "np", "dt", "annotations", "Tensor", "ctx", "Any", "sys"):
+        assert not hasattr(mod, leaked)
+    with pytest.raises(ImportError):
+        exec(f"from autograph_cli.tf.keras{'.' + namespace if namespace else ''} import ops", {})
+
+
 @pytest.mark.parametrize("module", PUBLIC_MODULES)
 def test_public_modules_declare_all(module):
     mod = importlib.import_module(module)

@@ -1,8 +1,6 @@
 """tf.keras: a Keras subset on the numpy runtime (layers, Sequential and
 subclassed models, optimizers, losses, metrics, compile/fit/evaluate/predict)."""
-from __future__ import annotations
-
-import sys
+import sys as _sys
 
 from . import activations, callbacks, initializers, layers, losses, metrics, models, optimizers
 from .layers import Input, Layer
@@ -41,4 +39,4 @@ utils = _Utils
 
 from autograph_cli.tf import _docs  # noqa: E402
 
-_docs.apply("tf.keras", sys.modules[__name__])
+_docs.apply("tf.keras", _sys.modules[__name__])

@@ -1,0 +1,237 @@
+"""tf.keras.initializers: callables (shape, dtype) -> tensor. Random ones
+draw from the runtime's generators, so `tf.random.set_seed` makes them
+repeatable."""
+from __future__ import annotations
+
+import math
+
+from autograph_cli.runtime import dtypes as dt
+from autograph_cli.runtime import ops
+
+__all__ = [
+    "Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform", "TruncatedNormal", "GlorotUniform",
+    "GlorotNormal", "HeUniform", "HeNormal", "LecunNormal", "LecunUniform", "zeros", "ones", "constant",
+    "random_normal", "random_uniform", "truncated_normal", "glorot_uniform", "glorot_normal", "he_uniform",
+    "he_normal", "lecun_normal", "lecun_uniform", "Identity", "identity", "Orthogonal", "orthogonal", "VarianceScaling",
+    "get",
+]
+
+
+def _fans(shape):
+    shape = tuple(shape)
+    if len(shape) == 0:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive = math.prod(shape[:-2])
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class Initializer:
+    def __call__(self, shape, dtype=None, **kwargs):
+        raise NotImplementedError
+
+    def get_config(self):
+        return {}
+
+
+class Zeros(Initializer):
+    def __call__(self, shape, dtype=None, **kwargs):
+        return ops.zeros(tuple(shape), dtype=dt.as_dtype(dtype or dt.float32))
+
+
+class Ones(Initializer):
+    def __call__(self, shape, dtype=None, **kwargs):
+        return ops.ones(tuple(shape), dtype=dt.as_dtype(dtype or dt.float32))
+
+
+class Constant(Initializer):
+    def __init__(self, value=0.0):
+        self.value = value
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        import numpy as np
+
+        dtype = dt.as_dtype(dtype or dt.float32)
+        value = self.value.numpy() if hasattr(self.value, "numpy") else self.value
+        if np.ndim(value) > 0:
+            # an array value fills the shape it matches (or broadcasts to)
+            shape = tuple(int(d) for d in shape)
+            try:
+                return ops.convert_to_tensor(np.broadcast_to(np.asarray(value, dtype.np), shape).copy(), dtype=dtype)
+            except ValueError:
+                raise ValueError(f"Constant initializer: value of shape {np.shape(value)} does not fit the "
+                                 f"variable's shape {shape}") from None
+        return ops.fill(list(shape), ops.convert_to_tensor(value, dtype=dtype)) \
+            if shape else ops.convert_to_tensor(value, dtype=dtype)
+
+
+class Identity(Initializer):
+    """The identity matrix times `gain` (2-D shapes only; rectangular ones get
+    ones on the main diagonal, as Keras')."""
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        import numpy as np
+
+        shape = tuple(int(d) for d in shape)
+        if len(shape) != 2:
+            raise ValueError(f"Identity matrix initializer can only be used for 2D matrices. Received: shape={shape}")
+        dtype = dt.as_dtype(dtype or dt.float32)
+        return ops.convert_to_tensor((self.gain * np.eye(*shape)).astype(dtype.np), dtype=dtype)
+
+
+class Orthogonal(Initializer):
+    """A random orthogonal matrix (rows or columns orthonormal) times `gain`;
+    shapes of more than two dimensions are flattened to (prod(shape[:-1]), shape[-1])."""
+
+    def __init__(self, gain=1.0, seed=None):
+        self.gain, self.seed = gain, seed
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        import numpy as np
+
+        shape = tuple(int(d) for d in shape)
+        if len(shape) < 2:
+            raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: shape={shape}")
+        dtype = dt.as_dtype(dtype or dt.float32)
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        a = ops._rng_for(self.seed).standard_normal(size=(max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(a)
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return ops.convert_to_tensor((self.gain * q).reshape(shape).astype(dtype.np), dtype=dtype)
+
+
+class RandomNormal(Initializer):
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return ops.random_normal(tuple(shape), self.mean, self.stddev, dtype=dtype or dt.float32, seed=self.seed)
+
+
+class RandomUniform(Initializer):
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        self.minval, self.maxval, self.seed = minval, maxval, seed
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return ops.random_uniform(tuple(shape), self.minval, self.maxval, dtype=dtype or dt.float32, seed=self.seed)
+
+
+class TruncatedNormal(Initializer):
+    """Normal values redrawn until within two standard deviations."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return _truncated(tuple(shape), self.mean, self.stddev, dt.as_dtype(dtype or dt.float32), self.seed)
+
+
+def _truncated(shape, mean, stddev, dtype, seed):
+    import numpy as np
+
+    rng = ops._rng_for(seed)
+    x = rng.standard_normal(size=shape)
+    bad = np.abs(x) > 2
+    while bad.any():
+        x[bad] = rng.standard_normal(size=int(bad.sum()))
+        bad = np.abs(x) > 2
+    return ops.convert_to_tensor((x * stddev + mean).astype(dtype.np))
+
+
+class VarianceScaling(Initializer):
+    """Random values with variance scale / n (n: fan_in, fan_out or their mean), normal or uniform."""
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError(f"Invalid `mode` argument: {mode}")
+        self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        dtype = dt.as_dtype(dtype or dt.float32)
+        fan_in, fan_out = _fans(shape)
+        n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
+        var = self.scale / max(1.0, n)
+        if self.distribution == "uniform":
+            limit = math.sqrt(3.0 * var)
+            return ops.random_uniform(tuple(shape), -limit, limit, dtype=dtype, seed=self.seed)
+        if self.distribution == "untruncated_normal":
+            return ops.random_normal(tuple(shape), 0.0, math.sqrt(var), dtype=dtype, seed=self.seed)
+        # stddev of a unit normal truncated at +-2
+        return _truncated(tuple(shape), 0.0, math.sqrt(var) / 0.87962566103423978, dtype, self.seed)
+
+
+class GlorotUniform(VarianceScaling):
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_avg", "uniform", seed)
+
+
+class GlorotNormal(VarianceScaling):
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+
+
+class HeUniform(VarianceScaling):
+    def __init__(self, seed=None):
+        super().__init__(2.0, "fan_in", "uniform", seed)
+
+
+class HeNormal(VarianceScaling):
+    def __init__(self, seed=None):
+        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+
+
+class LecunUniform(VarianceScaling):
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_in", "uniform", seed)
+
+
+class LecunNormal(VarianceScaling):
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+
+
+zeros = Zeros
+ones = Ones
+constant = Constant
+random_normal = RandomNormal
+random_uniform = RandomUniform
+truncated_normal = TruncatedNormal
+glorot_uniform = GlorotUniform
+glorot_normal = GlorotNormal
+he_uniform = HeUniform
+he_normal = HeNormal
+lecun_normal = LecunNormal
+lecun_uniform = LecunUniform
+identity = Identity
+orthogonal = Orthogonal
+
+_BY_NAME = {
+    "zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal, "normal": RandomNormal,
+    "random_uniform": RandomUniform, "uniform": RandomUniform, "truncated_normal": TruncatedNormal,
+    "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform, "he_normal": HeNormal,
+    "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform, "variance_scaling": VarianceScaling,
+    "identity": Identity, "orthogonal": Orthogonal,
+}
+
+
+def get(identifier):
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        key = identifier.lower()
+        if key not in _BY_NAME:
+            raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+        return _BY_NAME[key]()
+    if isinstance(identifier, type) and issubclass(identifier, Initializer):
+        return identifier()
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")

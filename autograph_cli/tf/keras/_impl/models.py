@@ -1,0 +1,799 @@
+"""tf.keras.Model and Sequential: compile / fit / evaluate / predict.
+
+fit runs `train_step` (forward pass, GradientTape, apply_gradients, metric
+updates) once per batch; evaluate and predict run `test_step` and
+`predict_step`. Those steps are traced with `tf.function` (one trace per batch
+shape). The train step is traced only when the runtime supports a
+GradientTape inside a traced function (`TRACE_TRAIN_STEP` below: None probes
+the runtime once); otherwise it runs eagerly.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograph_cli.runtime import dtypes as dt
+from autograph_cli.runtime import nest, ops
+from autograph_cli.runtime.data import Dataset
+from autograph_cli.runtime.function import function
+from autograph_cli.runtime.gradients import GradientTape
+from autograph_cli.runtime.tensor import EagerTensor, Tensor, convert_to_tensor
+from autograph_cli.runtime.variables import init_scope
+
+from . import callbacks as _cb
+from . import losses as _losses
+from . import metrics as _metrics
+from . import optimizers as _optimizers
+from ._layer import KerasTensor, Layer, _accepts, _call_ctx
+from .layers import InputLayer, KerasInput
+
+__all__ = ["Model", "Sequential", "TRACE_TRAIN_STEP"]
+
+# True: fit traces its train step with tf.function; False: it runs eagerly;
+# None: trace when the runtime supports a GradientTape inside tf.function.
+TRACE_TRAIN_STEP = None
+
+_probe: list[bool] = []
+
+
+def _trace_train_step():
+    if TRACE_TRAIN_STEP is not None:
+        return TRACE_TRAIN_STEP
+    if not _probe:
+        def probe(x):
+            with GradientTape() as tape:
+                tape.watch(x)
+                y = x * x
+            return tape.gradient(y, x)
+
+        try:
+            ok = abs(float(function(probe, autograph=False)(convert_to_tensor(3.0))) - 6.0) < 1e-6
+        except NotImplementedError:
+            ok = False
+        _probe.append(ok)
+    return _probe[0]
+
+
+def _unpack(data):
+    if isinstance(data, (list, tuple)):
+        if len(data) == 1:
+            return data[0], None, None
+        if len(data) == 2:
+            return data[0], data[1], None
+        if len(data) == 3:
+            return data[0], data[1], data[2]
+    return data, None, None
+
+
+def _as_array(a):
+    if a is None:
+        return None
+    if isinstance(a, Tensor):
+        a = a.numpy()
+    a = np.asarray(a)
+    if a.dtype == np.float64:
+        a = a.astype(np.float32)
+    return a
+
+
+def _to_tensors(struct):
+    return nest.map_structure(lambda a: EagerTensor(a, dt.from_numpy(a.dtype)) if isinstance(a, np.ndarray) else a,
+                              struct)
+
+
+class _ArrayData:
+    """Batches of in-memory arrays (shuffled per epoch when asked)."""
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False, rng=None):
+        self.x = nest.map_structure(_as_array, x)
+        self.y = None if y is None else nest.map_structure(_as_array, y)
+        self.sw = _as_array(sample_weight)
+        flat = nest.flatten(self.x)
+        self.n = int(flat[0].shape[0])
+        for a in flat + ([] if self.y is None else nest.flatten(self.y)):
+            if a.shape[0] != self.n:
+                raise ValueError(f"Data cardinality is ambiguous: x sizes: {self.n}, y sizes: {a.shape[0]}. "
+                                 "Make sure all arrays contain the same number of samples.")
+        self.batch_size = int(batch_size or 32)
+        self.shuffle = shuffle
+        self.rng = rng
+
+    @property
+    def steps(self):
+        return -(-self.n // self.batch_size)
+
+    def __iter__(self):
+        order = self.rng.permutation(self.n) if self.shuffle else None
+        for start in range(0, self.n, self.batch_size):
+            idx = slice(start, start + self.batch_size) if order is None else order[start:start + self.batch_size]
+
+            def take(a):
+                return a[idx]
+
+            xb = _to_tensors(nest.map_structure(take, self.x))
+            if self.y is None:
+                yield (xb,)
+                continue
+            yb = _to_tensors(nest.map_structure(take, self.y))
+            yield (xb, yb) if self.sw is None else (xb, yb, _to_tensors(take(self.sw)))
+
+
+class _DatasetData:
+    def __init__(self, ds, steps=None):
+        self.ds = ds
+        self._steps = steps
+
+    @property
+    def steps(self):
+        if self._steps is not None:
+            return self._steps
+        try:
+            n = int(self.ds.cardinality())
+        except Exception:
+            return None
+        return n if n >= 0 else None
+
+    def __iter__(self):
+        for i, item in enumerate(self.ds):
+            if self._steps is not None and i >= self._steps:
+                break
+            yield item if isinstance(item, tuple) else (item,)
+
+
+def _adapter(x, y=None, sample_weight=None, batch_size=None, shuffle=False, rng=None, steps=None):
+    if isinstance(x, Dataset):
+        if y is not None:
+            raise ValueError("`y` argument is not supported when using dataset as input.")
+        return _DatasetData(x, steps)
+    return _ArrayData(x, y, sample_weight, batch_size, shuffle, rng)
+
+
+def _class_weights(class_weight, x, y, sample_weight):
+    """fit's class_weight as per-sample weights: each sample weighs its class's
+    weight (classes left out weigh 1), times its sample_weight if given."""
+    if isinstance(x, Dataset):
+        raise ValueError("`class_weight` is only supported for Tensors or NumPy arrays in this runtime; with a "
+                         "Dataset, map it to (x, y, sample_weight) instead")
+    if nest.is_nested(y):
+        raise ValueError("`class_weight` is only supported for Models with a single output.")
+    ya = _as_array(y)
+    if ya.ndim == 2 and ya.shape[1] > 1:
+        labels = ya.argmax(axis=1)
+    else:
+        labels = np.rint(ya.reshape(len(ya))).astype(np.int64)
+    weights = np.array([float(class_weight.get(int(c), 1.0)) for c in labels], np.float32)
+    if sample_weight is not None:
+        weights = weights * _as_array(sample_weight).astype(np.float32).reshape(len(weights))
+    return weights
+
+
+class _CompiledMetrics:
+    def __init__(self, model):
+        self.model = model
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        for m in self.model._compiled_metrics:
+            m.update_state(y_true, y_pred, sample_weight)
+
+    def reset_state(self):
+        for m in self.model._compiled_metrics:
+            m.reset_state()
+
+    @property
+    def metrics(self):
+        return list(self.model._compiled_metrics)
+
+
+class _OutputsLoss:
+    """compile's loss: one loss for a single output; for several outputs a
+    loss per output (one loss for all of them, a list, or a dict keyed by
+    output name), weighted by `loss_weights` and summed, as Keras does."""
+
+    def __init__(self, model, loss, loss_weights):
+        self.model = model
+        self.spec = loss
+        self.loss_weights = loss_weights
+        if isinstance(loss, dict):
+            self.losses = {k: _losses.get(v) for k, v in loss.items()}
+            self.first = next((v for v in self.losses.values() if v is not None), None)
+        elif isinstance(loss, (list, tuple)):
+            self.losses = [_losses.get(v) for v in loss]
+            self.first = next((v for v in self.losses if v is not None), None)
+        else:
+            self.losses = _losses.get(loss)
+            self.first = self.losses
+
+    def _names(self, y_pred):
+        if isinstance(y_pred, dict):
+            return sorted(y_pred)
+        outputs = self.model.outputs if isinstance(self.model, Model) else None
+        if outputs is not None and len(outputs) == len(y_pred):
+            return [t.name for t in outputs]
+        return [f"output_{i + 1}" for i in range(len(y_pred))]
+
+    def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
+        """tf.keras 2's `self.compiled_loss(y, y_pred, regularization_losses=self.losses)`
+        in a custom train_step: the total loss, also recorded by the model's
+        `loss` metric (fit's own step computes it through compute_loss)."""
+        out = self._loss(y_true, y_pred, sample_weight)
+        if regularization_losses:
+            out = ops.add_n([out] + list(regularization_losses))
+        tracker = getattr(self.model, "_loss_tracker", None)
+        if tracker is not None:
+            self.model._track_loss(out, y_pred)
+        return out
+
+    def _loss(self, y_true, y_pred, sample_weight=None):
+        if not isinstance(y_pred, (list, tuple, dict)):
+            loss = self.losses
+            if isinstance(loss, (list, tuple)):
+                loss = loss[0] if len(loss) == 1 else None
+            elif isinstance(loss, dict):
+                loss = next(iter(loss.values())) if len(loss) == 1 else None
+            if loss is None:
+                raise ValueError(f"compile() was given {len(self.spec)} losses, but the model has one output")
+            w = self.loss_weights
+            w = (w[0] if isinstance(w, (list, tuple)) else next(iter(w.values())) if isinstance(w, dict) else w)
+            out = loss(y_true, y_pred, sample_weight)
+            return out if w is None else out * float(w)
+        names = self._names(y_pred)
+        preds = [y_pred[k] for k in names] if isinstance(y_pred, dict) else list(y_pred)
+        if isinstance(y_true, dict):
+            missing = [k for k in names if k not in y_true]
+            if missing:
+                raise ValueError(f"The targets have no entry for output(s) {missing}; outputs: {names}")
+            trues = [y_true[k] for k in names]
+        elif isinstance(y_true, (list, tuple)) and len(y_true) == len(preds):
+            trues = list(y_true)
+        else:
+            raise ValueError(f"The model has {len(preds)} outputs ({names}): give the targets as a list or a dict "
+                             "of that many arrays")
+        total = []
+        for i, (name, t, p) in enumerate(zip(names, trues, preds)):
+            if isinstance(self.losses, dict):
+                loss = self.losses.get(name)
+            elif isinstance(self.losses, (list, tuple)):
+                if len(self.losses) != len(preds):
+                    raise ValueError(f"compile() was given {len(self.losses)} losses for {len(preds)} outputs")
+                loss = self.losses[i]
+            else:
+                loss = self.losses
+            if loss is None:
+                continue
+            w = self.loss_weights
+            w = w.get(name, 1.0) if isinstance(w, dict) else w[i] if isinstance(w, (list, tuple)) else 1.0
+            part = loss(t, p, sample_weight)
+            total.append(part if w == 1.0 else part * float(w))
+        if not total:
+            raise ValueError("No loss applies to any output of the model")
+        return ops.add_n(total) if len(total) > 1 else total[0]
+
+
+def _call_with_mask(layer, x, mask, *args, **kwargs):
+    """Call `layer`, handing it the incoming mask if its call takes one (as
+    Keras propagates the mask of `Embedding(mask_zero=True)`)."""
+    if mask is not None and "mask" not in kwargs and _accepts(layer.call, "mask"):
+        kwargs["mask"] = mask
+    return layer(x, *args, **kwargs)
+
+
+def _next_mask(layer, x, mask):
+    """The mask of `layer`'s output: its compute_mask, else the incoming one."""
+    compute = getattr(layer, "compute_mask", None)
+    if compute is None:
+        return mask
+    return compute(x, mask)
+
+
+def _floats(logs):
+    return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v)) for k, v in logs.items()}
+
+
+def _functional_graph(inputs, outputs):
+    """The layer calls between `inputs` and `outputs` (KerasTensors), in an
+    order where each call's inputs are computed before it."""
+    input_ids = {id(t) for t in nest.flatten(inputs)}
+    for t in nest.flatten(inputs):
+        if not isinstance(t, KerasTensor) or t._keras_history is not None:
+            raise ValueError(f"A functional Model's inputs must be tf.keras.Input tensors, got {t!r}")
+    order, seen = [], set()
+
+    def visit(t, path):
+        if not isinstance(t, KerasTensor):
+            return
+        if id(t) in input_ids:
+            return
+        if t._keras_history is None:
+            raise ValueError(f"Graph disconnected: cannot obtain value for {t!r}: it is not one of the model's "
+                             "inputs")
+        node = t._keras_history[0]
+        if id(node) in seen:
+            return
+        if id(node) in path:
+            raise ValueError("A functional Model's layer calls form a cycle")
+        path.add(id(node))
+        for x in nest.flatten((node[1], list(node[2]), node[3])):
+            visit(x, path)
+        path.discard(id(node))
+        seen.add(id(node))
+        order.append(node)
+
+    for t in nest.flatten(outputs):
+        if not isinstance(t, KerasTensor):
+            raise ValueError(f"A functional Model's outputs must come from layers called on its inputs, got {t!r}")
+        visit(t, set())
+    return order
+
+
+class Model(Layer):
+    """tf.keras.Model: subclass it (layers as attributes, `call` the forward
+    pass), use Sequential, or the functional API: `Model(inputs, outputs)`
+    with layers called on `tf.keras.Input` tensors."""
+
+    def __init__(self, *args, **kwargs):
+        functional = bool(args) or "inputs" in kwargs or "outputs" in kwargs
+        if functional:
+            names = ("inputs", "outputs")
+            if len(args) > 2:
+                raise TypeError("Model(inputs, outputs, name=None, trainable=True) takes two positional arguments")
+            for name, value in zip(names, args):
+                if name in kwargs:
+                    raise TypeError(f"Model() got multiple values for argument {name!r}")
+                kwargs[name] = value
+            inputs, outputs = kwargs.pop("inputs", None), kwargs.pop("outputs", None)
+            if inputs is None or outputs is None:
+                raise ValueError("A functional Model needs both `inputs` and `outputs`")
+        super().__init__(**kwargs)
+        self.optimizer = None
+        self.compiled_loss = None
+        self.loss = None
+        self.stop_training = False
+        self.history = None
+        self._compiled_metrics = []
+        self._loss_tracker = None
+        self._run_eagerly = False
+        self.train_function = None
+        self.test_function = None
+        self.predict_function = None
+        if functional:
+            self._init_functional(inputs, outputs)
+
+    def _init_functional(self, inputs, outputs):
+        if isinstance(inputs, KerasTensor) or (isinstance(inputs, (list, tuple)) and len(inputs) == 1):
+            # a lone input (or a list of one) takes the tensor itself
+            self._functional_single_input = True
+        else:
+            self._functional_single_input = False
+        self._functional_inputs = inputs
+        self._functional_outputs = outputs
+        self._functional_nodes = _functional_graph(inputs, outputs)
+        layers, seen = [], set()
+        for t in nest.flatten(inputs):
+            if hasattr(t, "_input_layer"):
+                layers.append(t._input_layer)
+                seen.add(id(t._input_layer))
+        for node in self._functional_nodes:
+            if id(node[0]) not in seen:
+                seen.add(id(node[0]))
+                layers.append(node[0])
+        self._functional_layers = layers
+        self.built = True
+        self.call = self._functional_call
+
+    @property
+    def layers(self):
+        if getattr(self, "_functional_layers", None) is not None:
+            return list(self._functional_layers)  # inputs first, then each layer in call order
+        return super().layers
+
+    def get_layer(self, name=None, index=None):
+        """A layer by `name` or by `index` (in `self.layers`)."""
+        if index is not None and name is not None:
+            raise ValueError("Provide only a layer name or a layer index, not both")
+        layers = self.layers
+        if index is not None:
+            if not -len(layers) <= index < len(layers):
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only has "
+                                 f"{len(layers)} layers.")
+            return layers[index]
+        if name is not None:
+            for layer in layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: {[layer.name for layer in layers]}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
+
+    @property
+    def input_shape(self):
+        inputs = self.inputs
+        if inputs is None:
+            shape = getattr(self, "_input_shape", None)
+            if shape is None:
+                raise AttributeError(f"The model {self.name} has not been built: it has no defined input shape")
+            return tuple(shape)
+        shapes = [tuple(t.shape.as_list()) for t in inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self):
+        outputs = self.outputs
+        if outputs is None:
+            raise AttributeError(f"The model {self.name} has no defined output shape (it is not a functional model)")
+        shapes = [tuple(t.shape.as_list()) for t in outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def inputs(self):
+        inputs = getattr(self, "_functional_inputs", None)
+        return None if inputs is None else nest.flatten(inputs)
+
+    @property
+    def outputs(self):
+        outputs = getattr(self, "_functional_outputs", None)
+        return None if outputs is None else nest.flatten(outputs)
+
+    def _functional_call(self, inputs, training=None):
+        spec = self._functional_inputs
+        flat_spec = nest.flatten(spec)
+        if self._functional_single_input and not (isinstance(inputs, (list, tuple)) and len(inputs) == 1):
+            flat_in = [inputs]
+        elif isinstance(spec, dict) and isinstance(inputs, dict):
+            missing = sorted(set(spec) - set(inputs))
+            if missing:
+                raise ValueError(f"Missing data for input(s) {missing} of model {self.name}")
+            flat_in = nest.flatten({k: inputs[k] for k in spec})
+        else:
+            flat_in = nest.flatten(inputs)
+        if len(flat_in) != len(flat_spec):
+            raise ValueError(f"Model {self.name} expects {len(flat_spec)} input(s), but it received "
+                             f"{len(flat_in)} input tensors")
+        values = {}
+        for kt, x in zip(flat_spec, flat_in):
+            values[id(kt)] = x
+        computed = {}
+
+        def value_of(x):
+            if not isinstance(x, KerasTensor):
+                return x
+            if id(x) in values:
+                return values[id(x)]
+            node, index = x._keras_history
+            return nest.flatten(computed[id(node)])[index]
+
+        masks = {}  # id of a KerasTensor -> the mask of its value (single-tensor layer inputs only)
+        for node in self._functional_nodes:
+            layer, n_inputs, n_args, n_kwargs, _ = node
+            call_in = nest.map_structure(value_of, n_inputs)
+            call_args = [nest.map_structure(value_of, a) for a in n_args]
+            call_kwargs = {k: nest.map_structure(value_of, v) for k, v in n_kwargs.items()}
+            mask = masks.get(id(n_inputs)) if isinstance(n_inputs, KerasTensor) else None
+            computed[id(node)] = _call_with_mask(layer, call_in, mask, *call_args, **call_kwargs)
+            if isinstance(n_inputs, KerasTensor):
+                out_mask = _next_mask(layer, call_in, mask)
+                if out_mask is not None:
+                    for t in nest.flatten(node[4]):
+                        masks[id(t)] = out_mask
+        return nest.map_structure(value_of, self._functional_outputs)
+
+    # building -----------------------------------------------------------------------
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        if type(self).build is not Model.build and type(self).build is not Sequential.build:
+            super()._maybe_build(inputs)
+        self.built = True
+
+    def build(self, input_shape):
+        """Create the weights by calling the model once on zeros of `input_shape`
+        (unknown dimensions taken as 1)."""
+        shape = [1 if d is None else int(d) for d in (input_shape.as_list() if hasattr(input_shape, "as_list")
+                                                         else input_shape)]
+        with init_scope(), np.errstate(all="ignore"):  # zeros may be all padding: a 0/0 there is no news
+            self.built = True
+            self(np.zeros(shape, np.float32), training=False)
+
+    # compile ------------------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, weighted_metrics=None,
+                run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
+        self.optimizer = _optimizers.get(optimizer)
+        self.loss = loss
+        if isinstance(loss, (list, tuple, dict)) or loss_weights is not None:
+            self.compiled_loss = _OutputsLoss(self, loss, loss_weights)
+            first = self.compiled_loss.first
+        else:
+            self.compiled_loss = _OutputsLoss(self, loss, None) if loss is not None else None
+            first = self.compiled_loss.first if loss is not None else None
+        ms = metrics or []
+        if isinstance(ms, (str, _metrics.Metric)) or callable(ms):
+            ms = [ms]
+        self._compiled_metrics = [_metrics.get(m, first) for m in ms]
+        self._loss_tracker = _metrics.Mean(name="loss")
+        self._run_eagerly = bool(run_eagerly)
+        self.train_function = self.test_function = self.predict_function = None
+        self.compiled = True
+
+    @property
+    def run_eagerly(self):
+        return self._run_eagerly
+
+    @run_eagerly.setter
+    def run_eagerly(self, value):
+        self._run_eagerly = bool(value)
+        self.train_function = self.test_function = self.predict_function = None
+
+    @property
+    def metrics(self):
+        out = [] if self._loss_tracker is None else [self._loss_tracker]
+        return out + list(self._compiled_metrics)
+
+    @property
+    def compiled_metrics(self):
+        """tf.keras 2's handle on compile()'s metrics (`update_state(y, y_pred)`),
+        used by custom train_step code written for it."""
+        return _CompiledMetrics(self)
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        for m in self.metrics:
+            m.reset_state()
+
+    # steps ----------------------------------------------------------------------------
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        parts = []
+        if self.compiled_loss is not None:
+            parts.append(self.compiled_loss._loss(y, y_pred, sample_weight))
+        parts.extend(self.losses)
+        if not parts:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        return ops.add_n(parts) if len(parts) > 1 else parts[0]
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        for m in self._compiled_metrics:
+            m.update_state(y, y_pred, sample_weight)
+        return {m.name: m.result() for m in self.metrics}
+
+    def _track_loss(self, loss, x):
+        n = nest.flatten(x)[0]
+        n = ops.cast(ops.shape(n)[0], dt.float32)
+        self._loss_tracker.update_state(loss, sample_weight=n)
+
+    def train_step(self, data):
+        x, y, sample_weight = _unpack(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight)
+        variables = self.trainable_variables
+        grads = tape.gradient(loss, variables)
+        self.optimizer.apply_gradients(zip(grads, variables))
+        self._track_loss(loss, x)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        x, y, sample_weight = _unpack(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._track_loss(loss, x)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        x, _, _ = _unpack(data)
+        return self(x, training=False)
+
+    def _wrap(self, step, traced):
+        if not traced or self._run_eagerly:
+            return step
+        # our own steps run as written; a user's override is converted by autograph
+        own = getattr(type(self), step.__name__) is getattr(Model, step.__name__)
+        return function(step, autograph=not own)
+
+    def make_train_function(self, force=False):
+        if self.train_function is None or force:
+            self.train_function = self._wrap(self.train_step, _trace_train_step())
+        return self.train_function
+
+    def make_test_function(self, force=False):
+        if self.test_function is None or force:
+            self.test_function = self._wrap(self.test_step, True)
+        return self.test_function
+
+    def make_predict_function(self, force=False):
+        if self.predict_function is None or force:
+            self.predict_function = self._wrap(self.predict_step, True)
+        return self.predict_function
+
+    def _check_compiled(self):
+        if self.optimizer is None:
+            raise RuntimeError("You must compile your model before training/testing. Use `model.compile(optimizer, loss)`.")
+
+    # fit / evaluate / predict -----------------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
+            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+            steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
+        self._check_compiled()
+        rng = ops._rng_for(None)
+        if validation_split and validation_data is None:
+            if isinstance(x, Dataset):
+                raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays")
+            xa, ya = nest.map_structure(_as_array, x), nest.map_structure(_as_array, y)
+            n = nest.flatten(xa)[0].shape[0]
+            cut = int(n * (1.0 - validation_split))
+            if sample_weight is not None:
+                swa = _as_array(sample_weight)
+                validation_data = (nest.map_structure(lambda a: a[cut:], xa), nest.map_structure(lambda a: a[cut:], ya),
+                                   swa[cut:])
+                sample_weight = swa[:cut]
+            else:
+                validation_data = (nest.map_structure(lambda a: a[cut:], xa),
+                                   nest.map_structure(lambda a: a[cut:], ya))
+            x, y = nest.map_structure(lambda a: a[:cut], xa), nest.map_structure(lambda a: a[:cut], ya)
+        if class_weight is not None:
+            sample_weight = _class_weights(class_weight, x, y, sample_weight)
+        data = _adapter(x, y, sample_weight, batch_size, shuffle, rng, steps_per_epoch)
+        verbose = 1 if verbose == "auto" else verbose
+        history = _cb.History()
+        cbs = _cb.CallbackList(list(callbacks or []) + [history], self,
+                               {"verbose": verbose, "epochs": epochs, "steps": data.steps})
+        progress = _cb.ProgbarLogger(verbose, data.steps, epochs)
+        train = self.make_train_function()
+        self.stop_training = False
+        cbs.on_train_begin()
+        logs = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            cbs.on_epoch_begin(epoch)
+            progress.begin(epoch)
+            step = 0
+            out = {}
+            for batch in data:
+                cbs.on_train_batch_begin(step)
+                out = train(batch)
+                step += 1
+                progress._seen = step
+                if progress.rich or cbs.callbacks[:-1]:
+                    blogs = _floats(out)
+                    progress.update(step, blogs)
+                    cbs.on_train_batch_end(step - 1, blogs)
+                if self.stop_training:
+                    break
+            if data.steps is None:
+                progress.steps = data._steps = step
+            logs = _floats(out)
+            if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                vx, vy, vsw = _unpack(validation_data)
+                val = self.evaluate(vx, vy, batch_size=validation_batch_size or batch_size, verbose=0,
+                                    sample_weight=vsw, steps=validation_steps, return_dict=True)
+                logs.update({f"val_{k}": v for k, v in val.items()})
+            # as Keras: the callbacks (which may add to logs, e.g. the learning
+            # rate) run before the progress line of the epoch is printed
+            cbs.on_epoch_end(epoch, logs)
+            progress.end(logs)
+            if self.stop_training:
+                break
+        cbs.on_train_end(logs)
+        self.history = history
+        return history
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
+                 callbacks=None, return_dict=False):
+        self._check_compiled()
+        data = _adapter(x, y, sample_weight, batch_size, False, None, steps)
+        verbose = 1 if verbose == "auto" else verbose
+        progress = _cb.ProgbarLogger(verbose, data.steps, mode="test")
+        test = self.make_test_function()
+        self.reset_metrics()
+        progress.begin()
+        out = {}
+        step = 0
+        for batch in data:
+            out = test(batch)
+            step += 1
+            progress._seen = step
+            if progress.rich:
+                progress.update(step, _floats(out))
+        logs = _floats(out)
+        progress.end(logs)
+        if return_dict:
+            return logs
+        vals = [logs[n] for n in self.metrics_names if n in logs]
+        return vals[0] if len(vals) == 1 else vals
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        data = _adapter(x, None, None, batch_size, False, None, steps)
+        verbose = 1 if verbose == "auto" else verbose
+        progress = _cb.ProgbarLogger(verbose, data.steps, mode="predict")
+        fn = self.make_predict_function()
+        outs = []
+        progress.begin()
+        for i, batch in enumerate(data):
+            outs.append(nest.map_structure(lambda t: t.numpy(), fn(batch)))
+            progress.update(i + 1)
+        progress.end()
+        if not outs:
+            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs).")
+        return nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *outs)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        self._check_compiled()
+        self.reset_metrics()
+        data = _to_tensors((nest.map_structure(_as_array, x), nest.map_structure(_as_array, y)))
+        logs = _floats(self.make_train_function()(data))
+        return logs if return_dict else [logs[n] for n in self.metrics_names]
+
+    def predict_on_batch(self, x):
+        return self.make_predict_function()((_to_tensors(nest.map_structure(_as_array, x)),)).numpy()
+
+    def summary(self, print_fn=None):
+        print_fn = print_fn or print
+        rows = [(f"{layer.name} ({type(layer).__name__})", layer.count_params()) for layer in self.layers]
+        width = max([len(r[0]) for r in rows] + [20]) + 2
+        print_fn(f'Model: "{self.name}"')
+        print_fn("-" * (width + 12))
+        print_fn(f"{'Layer (type)':<{width}}{'Param #':>12}")
+        print_fn("=" * (width + 12))
+        for name, n in rows:
+            print_fn(f"{name:<{width}}{n:>12,}")
+        print_fn("=" * (width + 12))
+        total = self.count_params()
+        trainable = int(sum(np.prod(v.shape.as_list()) for v in self.trainable_variables))
+        print_fn(f"Total params: {total:,}")
+        print_fn(f"Trainable params: {trainable:,}")
+        print_fn(f"Non-trainable params: {total - trainable:,}")
+
+
+class Sequential(Model):
+    """A plain stack of layers; with an input shape (`Input`, `InputLayer` or
+    `input_shape=` on the first layer) it is built as layers are added."""
+
+    def __init__(self, layers=None, name=None, trainable=True):
+        super().__init__(name=name, trainable=trainable)
+        self._layers = []
+        self._input_shape = None
+        for layer in layers or ():
+            self.add(layer)
+
+    def add(self, layer):
+        if isinstance(layer, KerasInput):
+            layer = layer._input_layer
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Only instances of `keras.Layer` can be added to a Sequential model. Received: {layer!r}")
+        if isinstance(layer, InputLayer):
+            if self._layers:
+                raise ValueError("An InputLayer can only be the first layer of a Sequential model")
+            self._input_shape = layer._batch_input_shape
+            return
+        if not self._layers and self._input_shape is None and getattr(layer, "_batch_input_shape", None):
+            self._input_shape = layer._batch_input_shape
+        self._layers.append(layer)
+        self.built = False
+        if self._input_shape is not None:
+            self.build(self._input_shape)
+
+    def pop(self):
+        layer = self._layers.pop()
+        self.built = False
+        return layer
+
+    @property
+    def layers(self):
+        return list(self._layers)
+
+    def build(self, input_shape=None):
+        if input_shape is None:
+            input_shape = self._input_shape
+        if input_shape is None:
+            raise ValueError("You must provide an `input_shape` argument.")
+        self._input_shape = tuple(input_shape.as_list() if hasattr(input_shape, "as_list") else input_shape)
+        Model.build(self, self._input_shape)
+
+    def call(self, inputs, training=None):
+        x, mask = inputs, None
+        for layer in self._layers:
+            y = _call_with_mask(layer, x, mask)
+            mask = _next_mask(layer, x, mask)
+            x = y
+        return x
+
+
+_ = (_call_ctx,)
