@@ -149,6 +149,25 @@ class RaggedTensor:
         splits = ops.concat([ops.zeros([1], dt.int64), ops.cumsum(lengths)], 0)
         return RaggedTensor(values, splits)
 
+    @staticmethod
+    def from_value_rowids(values, value_rowids, nrows=None, name=None, validate=True):
+        return _from_value_rowids(values, value_rowids, nrows)
+
+    @staticmethod
+    def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1, name=None):
+        return _from_tensor(tensor, lengths, padding)
+
+    ragged_rank = 1
+
+    def value_rowids(self):
+        return _value_rowids(self)
+
+    def row_starts(self):
+        return self.row_splits[:-1]
+
+    def row_limits(self):
+        return self.row_splits[1:]
+
     def _tf_components(self):
         return (self.values, self.row_splits)
 
@@ -295,14 +314,6 @@ def _value_rowids(rt):
                                    dt.int64), axis=1)
 
 
-def value_rowids(rt):
-    return _value_rowids(rt)
-
-
-RaggedTensor.value_rowids = value_rowids
-RaggedTensor.row_starts = lambda self: self.row_splits[:-1]
-RaggedTensor.row_limits = lambda self: self.row_splits[1:]
-RaggedTensor.ragged_rank = 1
 
 
 def _from_value_rowids(values, value_rowids, nrows=None, name=None, validate=True):
@@ -334,8 +345,6 @@ def _from_tensor(tensor, lengths=None, padding=None, ragged_rank=1, name=None):
     return RaggedTensor.from_row_lengths(boolean_mask(t, mask), row_lengths)
 
 
-RaggedTensor.from_value_rowids = staticmethod(_from_value_rowids)
-RaggedTensor.from_tensor = staticmethod(_from_tensor)
 
 
 def ragged_map_flat_values(op, *args, **kwargs):

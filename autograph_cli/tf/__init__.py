@@ -516,6 +516,10 @@ strings.bytes_split = _composite.bytes_split
 strings.unicode_split = _composite.unicode_split
 strings.unicode_decode = _composite.unicode_decode
 io = _types.SimpleNamespace(decode_raw=_ops.string_ops.decode_raw)
+from autograph_cli.runtime import checkpoint as _checkpoint  # noqa: E402
+
+train = _types.SimpleNamespace(Checkpoint=_checkpoint.Checkpoint, CheckpointManager=_checkpoint.CheckpointManager,
+                               latest_checkpoint=_checkpoint.latest_checkpoint)
 
 
 def _publish_namespaces():
@@ -557,7 +561,8 @@ class _PartialModule(_types.ModuleType):
         return _unsupported(f"{self.__name__.replace('autograph_cli.', '', 1)}.{name}")
 
 
-io.__class__ = _PartialModule
+for _partial in ("io", "train"):
+    _sys.modules[f"{__name__}.{_partial}"].__class__ = _PartialModule
 
 
 class _DistributeModule(_types.ModuleType):
@@ -633,7 +638,7 @@ __all__ = [
     "size", "slice", "sort", "sparse", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient", "strided_slice",
     "string",
     "strings", "subtract", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
-    "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "test", "tile", "transpose", "truediv", "types", "uint8",
+    "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "test", "tile", "train", "transpose", "truediv", "types", "uint8",
     "unique", "unstack", "variant", "where", "while_loop", "zeros", "zeros_like",
 ]
 

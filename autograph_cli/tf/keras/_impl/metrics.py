@@ -22,6 +22,8 @@ def _t(x):
 
 
 class Metric:
+    _tf_trackable = True  # tf.train.Checkpoint saves its variables (runtime/checkpoint.py)
+
     def __init__(self, name=None, dtype=None):
         self.name = name or _losses._snake(type(self).__name__)
         self._dtype = dt.as_dtype(dtype or dt.float32)

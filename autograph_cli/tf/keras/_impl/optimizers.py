@@ -21,6 +21,8 @@ __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad", "get", "schedules"]
 
 
 class Optimizer:
+    _tf_trackable = True  # tf.train.Checkpoint saves its variables (runtime/checkpoint.py)
+
     def __init__(self, learning_rate=0.001, name=None, clipnorm=None, clipvalue=None, global_clipnorm=None, **kwargs):
         if kwargs.pop("weight_decay", None):
             raise NotImplementedError("weight_decay is not supported by this runtime")
