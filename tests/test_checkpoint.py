@@ -92,3 +92,25 @@ def test_manager_keeps_the_newest_and_resumes(tmp_path):
     again = tf.train.CheckpointManager(tf.train.Checkpoint(step=step), str(tmp_path), max_to_keep=2)
     assert again.restore_or_initialize() == manager.latest_checkpoint
     assert int(step) == 40 and int(again.checkpoint.save_counter) == 4
+
+
+def test_restore_before_layers_and_slots_exist_is_deferred(tmp_path):
+    net, opt, x = _trained(3)
+    path = tf.train.Checkpoint(model=net, optimizer=opt).save(os.path.join(tmp_path, "ckpt"))
+    fresh, fresh_opt = Net(), tf.keras.optimizers.Adam(0.1)  # unbuilt layers, no slots
+    status = tf.train.Checkpoint(model=fresh, optimizer=fresh_opt).restore(path)
+    with pytest.raises(AssertionError):
+        status.assert_consumed()
+
+    @tf.function
+    def step(n, o):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(n(x) ** 2)
+        o.apply_gradients(zip(tape.gradient(loss, n.trainable_variables), n.trainable_variables))
+
+    step(net, opt)
+    step(fresh, fresh_opt)  # builds the layers, then the slots: both take the saved values
+    status.assert_consumed()
+    for a, b in zip(net.variables, fresh.variables):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+    assert int(fresh_opt.iterations) == 4

@@ -12,8 +12,10 @@ slots) is keyed by the paths of those variables instead.
 Files: ``PREFIX.index`` (JSON: the keys, dtypes and shapes) and
 ``PREFIX.data-00000-of-00001`` (a numpy .npz archive), plus the directory's
 ``checkpoint`` state file naming the latest checkpoints, as TensorFlow's.
-Not supported: restoring into variables created after ``restore`` (TensorFlow
-defers those); the restore assigns the variables that exist when it runs.
+Values for variables that do not exist yet when ``restore`` runs are kept
+and assigned when they appear: Keras layers call ``restore_deferred`` once built,
+optimizers once their slots exist (TensorFlow's deferred restoration). A plain
+tf.Module creating variables lazily gets them after its next ``restore``.
 """
 from __future__ import annotations
 
@@ -23,9 +25,9 @@ import os
 import numpy as np
 
 from . import dtypes as dt
-from .variables import Module, Variable
+from .variables import Module, Variable, init_scope
 
-__all__ = ["Checkpoint", "CheckpointManager", "latest_checkpoint"]
+__all__ = ["Checkpoint", "CheckpointManager", "latest_checkpoint", "restore_deferred"]
 
 _SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 _DATA = ".data-00000-of-00001"
@@ -104,18 +106,46 @@ def _read(prefix):
         return {key: data[meta["array"]] for key, meta in index["variables"].items()}
 
 
-class _LoadStatus:
-    """What ``restore``/``read`` matched: the assertions of TensorFlow's load status."""
+# (checkpoint, {key: saved value not yet assigned}) of each restore with values left over;
+# the checkpoint is held (a temporary `tf.train.Checkpoint(model=m).restore(path)` still restores)
+_DEFERRED: list = []
 
-    def __init__(self, unused_saved, unmatched_objects):
-        self._unused = sorted(unused_saved)
+
+def restore_deferred():
+    """Assigns the saved values of earlier restores to the variables that now exist
+    (called by Keras layers when built and by optimizers when their slots are made)."""
+    if not _DEFERRED:
+        return
+    for entry in list(_DEFERRED):
+        ckpt, values = entry
+        current = _object_graph(ckpt)
+        for key in [k for k in values if k in current]:
+            with init_scope():
+                _assign(current[key], key, values.pop(key))
+        if not values:
+            _DEFERRED.remove(entry)
+
+
+def _assign(var, key, value):
+    if var.shape.is_fully_defined() and tuple(var.shape.as_list()) != value.shape:
+        raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting to "
+                         f"restore variable with shape {var.shape} and name {key}.")
+    var.assign(value.astype(var.dtype.np) if var.dtype is not dt.string else value)
+
+
+class _LoadStatus:
+    """What ``restore``/``read`` matched: the assertions of TensorFlow's load status
+    (``pending``: the saved values still waiting for their variables)."""
+
+    def __init__(self, pending, unmatched_objects):
+        self._pending = pending
         self._unmatched = sorted(unmatched_objects)
 
     def assert_consumed(self):
-        if self._unused or self._unmatched:
+        if self._pending or self._unmatched:
             raise AssertionError(
                 "Unresolved object in checkpoint or unrestored variables: "
-                f"saved but not restored {self._unused[:5]}, not in the checkpoint {self._unmatched[:5]}")
+                f"saved but not restored {sorted(self._pending)[:5]}, not in the checkpoint {self._unmatched[:5]}")
         return self
 
     def assert_existing_objects_matched(self):
@@ -203,18 +233,19 @@ class Checkpoint:
         current = _object_graph(self)
         for key, var in current.items():
             if key in saved:
-                value = saved[key]
-                if tuple(var.shape.as_list() if var.shape.rank is not None else value.shape) != value.shape \
-                        and var.shape.is_fully_defined():
-                    raise ValueError(f"Received incompatible tensor with shape {value.shape} when attempting to "
-                                     f"restore variable with shape {var.shape} and name {key}.")
-                var.assign(value.astype(var.dtype.np) if var.dtype is not dt.string else value)
-        return _LoadStatus(set(saved) - set(current), set(current) - set(saved) - {"save_counter" + _SUFFIX})
+                _assign(var, key, saved[key])
+        pending = {k: v for k, v in saved.items() if k not in current}
+        for entry in list(_DEFERRED):  # a newer restore of this checkpoint replaces an older one's
+            if entry[0] is self:
+                _DEFERRED.remove(entry)
+        if pending:
+            _DEFERRED.append((self, pending))
+        return _LoadStatus(pending, set(current) - set(saved) - {"save_counter" + _SUFFIX})
 
     def restore(self, save_path, options=None):
         """As ``read`` (``None``, as from a directory with no checkpoint, restores nothing)."""
         if save_path is None:
-            return _LoadStatus((), ())
+            return _LoadStatus({}, ())
         return self.read(save_path, options)
 
 

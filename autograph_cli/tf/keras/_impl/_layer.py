@@ -9,6 +9,7 @@ import numpy as np
 
 from autograph_cli.runtime import dtypes as dt
 from autograph_cli.runtime import nest
+from autograph_cli.runtime.checkpoint import restore_deferred
 from autograph_cli.runtime.context import ctx
 from autograph_cli.runtime.shapes import TensorShape
 from autograph_cli.runtime.tensor import Tensor, convert_to_tensor
@@ -337,6 +338,7 @@ class Layer(Module):
         shapes = nest.map_structure(_shape_of, inputs) if nest.is_nested(inputs) else _shape_of(inputs)
         self.build(shapes)
         self.built = True
+        restore_deferred()  # a checkpoint restored before the layer had its weights
 
     def __call__(self, inputs, *args, **kwargs):
         if _has_keras_tensor((inputs, args, kwargs)):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from autograph_cli.runtime import dtypes as dt
 from autograph_cli.runtime import ops
+from autograph_cli.runtime.checkpoint import restore_deferred
 from autograph_cli.runtime.context import ctx
 from autograph_cli.runtime.tensor import Tensor
 from autograph_cli.runtime.variables import Variable, init_scope
@@ -139,7 +140,10 @@ class Optimizer:
         if not pairs:
             raise ValueError("No gradients provided for any variable.")
         variables = [v for _, v in pairs]
+        slots = len(self._slots)
         self.build(variables)
+        if len(self._slots) != slots:
+            restore_deferred()  # a checkpoint restored before these slots existed
         grads = [ops.convert_to_tensor(g, dtype=v.dtype) for g, v in pairs]
         grads = self._clip(grads)
         step = ops.cast(self.iterations._as_tensor() + 1, dt.float32)
