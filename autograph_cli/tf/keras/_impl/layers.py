@@ -11,7 +11,10 @@ from autograph_cli.runtime.shapes import TensorShape
 from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 
 from . import activations, initializers
+from . import _attention, _more_layers
+from ._attention import *  # noqa: F403
 from ._layer import KerasTensor, Layer
+from ._more_layers import *  # noqa: F403
 from ._recurrent import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell, StackedRNNCells,
                          TimeDistributed)
 
@@ -22,6 +25,8 @@ __all__ = [
     "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN", "SimpleRNN", "LSTM", "GRU", "Bidirectional",
     "TimeDistributed", "Masking", "InputSpec",
 ]
+__all__ += _more_layers.__all__
+__all__ += _attention.__all__
 
 
 def _tuple2(v, name):

@@ -1,0 +1,210 @@
+"""MultiHeadAttention (Keras' weights: per-head projection kernels of shape
+(features, heads, key_dim), an output kernel (heads, value_dim, features)),
+and the preprocessing layer Normalization (mean and variance from `adapt`)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from autograph_cli.runtime import dtypes as dt
+from autograph_cli.runtime import ops
+from autograph_cli.runtime.ops import linalg as linalg_ops
+from autograph_cli.runtime.ops import nn as nn_ops
+from autograph_cli.runtime.shapes import TensorShape
+from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
+
+from . import initializers
+from ._layer import Layer
+
+__all__ = ["MultiHeadAttention", "Normalization"]
+
+
+def _last(shape, layer, what):
+    d = TensorShape(shape).dims
+    if d is None or d[-1] is None:
+        raise ValueError(f"The last dimension of the {what} of `{type(layer).__name__}` should be defined. "
+                         f"Found None. Full shape received: {TensorShape(shape)}")
+    return d[-1]
+
+
+class MultiHeadAttention(Layer):
+    """Scaled dot-product attention with `num_heads` heads over (batch, steps, features) query/value/key."""
+
+    def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True, output_shape=None,
+                 attention_axes=None, kernel_initializer="glorot_uniform", bias_initializer="zeros", seed=None,
+                 **kwargs):
+        for k in ("kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
+                  "bias_constraint"):
+            if kwargs.pop(k, None) is not None:
+                raise NotImplementedError(f"MultiHeadAttention({k}=...) is not supported by this runtime")
+        if attention_axes is not None and tuple(np.atleast_1d(attention_axes)) not in ((1,), (-2,)):
+            raise NotImplementedError("MultiHeadAttention attends over the steps axis only (attention_axes=None)")
+        super().__init__(**kwargs)
+        self.num_heads = int(num_heads)
+        self.key_dim = int(key_dim)
+        self.value_dim = int(value_dim) if value_dim else self.key_dim
+        self.dropout = float(dropout)
+        self.use_bias = bool(use_bias)
+        self._output_shape = output_shape
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.seed = seed
+
+    def _proj(self, name, n_in, width):
+        kernel = self.add_weight(f"{name}/kernel", (n_in, self.num_heads, width), initializer=self.kernel_initializer)
+        bias = self.add_weight(f"{name}/bias", (self.num_heads, width), initializer=self.bias_initializer) \
+            if self.use_bias else None
+        return kernel, bias
+
+    def build(self, query_shape, value_shape=None, key_shape=None):
+        value_shape = query_shape if value_shape is None else value_shape
+        key_shape = value_shape if key_shape is None else key_shape
+        q, v, k = (_last(s, self, w) for s, w in ((query_shape, "query"), (value_shape, "value"), (key_shape, "key")))
+        self._query = self._proj("query", q, self.key_dim)
+        self._key = self._proj("key", k, self.key_dim)
+        self._value = self._proj("value", v, self.value_dim)
+        out = self._output_shape
+        out = q if out is None else int(out if isinstance(out, int) else tuple(out)[-1])
+        self._output_kernel = self.add_weight("attention_output/kernel", (self.num_heads, self.value_dim, out),
+                                              initializer=self.kernel_initializer)
+        self._output_bias = self.add_weight("attention_output/bias", (out,), initializer=self.bias_initializer) \
+            if self.use_bias else None
+        self.built = True
+
+    def _maybe_build(self, inputs):
+        pass  # (built by call, which sees the query, value and key shapes)
+
+    def __call__(self, query=None, value=None, key=None, **kwargs):
+        if query is None or value is None:
+            raise TypeError("MultiHeadAttention needs a `query` and a `value`")
+        return super().__call__(query, value, key, **kwargs)
+
+    def call(self, query, value, key=None, attention_mask=None, return_attention_scores=False, training=None,
+             use_causal_mask=False):
+        dtype = query.dtype
+
+        def tensor(x):
+            x = ops.convert_to_tensor(x)
+            return ops.cast(x, dtype) if x.dtype != dtype else x
+
+        value = tensor(value)
+        key = value if key is None else tensor(key)
+        if not self.built:
+            self.build(query.shape, value.shape, key.shape)
+
+        def project(x, kb):
+            y = linalg_ops.einsum("abc,cde->abde", x, kb[0])
+            return y if kb[1] is None else y + kb[1]
+
+        q = project(query, self._query) * (1.0 / math.sqrt(float(self.key_dim)))
+        k = project(key, self._key)
+        v = project(value, self._value)
+        scores = linalg_ops.einsum("aecd,abcd->acbe", k, q)  # (batch, heads, query steps, key steps)
+        mask = None
+        if attention_mask is not None:
+            mask = ops.cast(ops.convert_to_tensor(attention_mask), dt.bool)
+            if mask.shape.rank == 3:
+                mask = ops.expand_dims(mask, 1)
+        if use_causal_mask:
+            tq, tk = ops.shape(q)[1], ops.shape(k)[1]
+            causal = ops.greater_equal(ops.expand_dims(ops.range(tq), 1), ops.expand_dims(ops.range(tk), 0))
+            mask = causal if mask is None else ops.logical_and(mask, causal)
+        if mask is not None:
+            scores = scores + (1.0 - ops.cast(mask, dtype)) * -1e9  # (Keras' additive mask)
+        probs = nn_ops.softmax(scores, axis=-1)
+        shown = probs
+        if self.dropout and training is not None and _python_bool(training):
+            probs = nn_ops.dropout(probs, self.dropout, seed=self.seed)
+        ctx_ = linalg_ops.einsum("acbe,aecd->abcd", probs, v)  # (batch, query steps, heads, value_dim)
+        out = linalg_ops.einsum("abcd,cde->abe", ctx_, self._output_kernel)
+        if self._output_bias is not None:
+            out = out + self._output_bias
+        if return_attention_scores:
+            return out, shown
+        return out
+
+
+def _python_bool(training):
+    if isinstance(training, Tensor):
+        c = training.const if isinstance(training, SymbolicTensor) else training._value
+        if c is None:
+            raise NotImplementedError("attention dropout needs a Python (or constant) `training` value")
+        return bool(c)
+    return bool(training)
+
+
+class Normalization(Layer):
+    """(x - mean) / sqrt(variance) per feature along `axis`; the statistics are given or learned by `adapt`."""
+
+    def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = (axis,) if isinstance(axis, int) else tuple(axis) if axis is not None else ()
+        if (mean is None) != (variance is None):
+            raise ValueError(f"When setting values directly, both `mean` and `variance` must be set. "
+                             f"Received: mean={mean} and variance={variance}")
+        self.input_mean = mean
+        self.input_variance = variance
+        self.invert = bool(invert)
+
+    def _stat_shape(self, shape):
+        dims = list(TensorShape(shape).dims)
+        rank = len(dims)
+        keep = sorted(a % rank for a in self.axis)
+        for a in keep:
+            if dims[a] is None:
+                raise ValueError(f"All `axis` values to be kept must have a known shape. Received axis={self.axis}, "
+                                 f"inputs.shape={TensorShape(shape)}, with unknown axis at index {a}")
+        return keep, [dims[i] if i in keep else 1 for i in range(rank)]
+
+    def build(self, input_shape):
+        keep, bshape = self._stat_shape(input_shape)
+        self._keep = keep
+        shape = tuple(bshape[i] for i in keep)
+        if self.input_mean is not None:
+            mean = np.broadcast_to(np.asarray(self.input_mean, np.float64), shape)
+            var = np.broadcast_to(np.asarray(self.input_variance, np.float64), shape)
+        else:
+            mean, var = np.zeros(shape), np.ones(shape)
+        self.mean = self.add_weight("mean", shape, initializer=initializers.Constant(mean), trainable=False)
+        self.variance = self.add_weight("variance", shape, initializer=initializers.Constant(var), trainable=False)
+        self.count = self.add_weight("count", (), dtype="int64", initializer="zeros", trainable=False)
+        self._bshape = bshape
+        self.built = True
+
+    def adapt(self, data, batch_size=None, steps=None):
+        """Set mean and variance to those of `data` (an array, a tensor or a Dataset of batches)."""
+        from autograph_cli.runtime.data import Dataset
+
+        if isinstance(data, Dataset):
+            batches = []
+            for i, b in enumerate(data):
+                if steps is not None and i >= steps:
+                    break
+                batches.append(np.asarray(b.numpy() if hasattr(b, "numpy") else b, np.float64))
+            arr = np.concatenate(batches, 0)
+        else:
+            arr = np.asarray(data.numpy() if hasattr(data, "numpy") else data, np.float64)
+        if arr.ndim == 1 and self.axis == (-1,):
+            arr = arr[:, None]
+        if not self.built:
+            self.build(TensorShape([None] + list(arr.shape[1:])))
+        keep = [a % arr.ndim for a in self._keep]
+        red = tuple(i for i in range(arr.ndim) if i not in keep)
+        shape = tuple(self.mean.shape.as_list())
+        self.mean.assign(arr.mean(axis=red).reshape(shape).astype(np.float32))
+        self.variance.assign(arr.var(axis=red).reshape(shape).astype(np.float32))
+        self.count.assign(int(np.prod([arr.shape[i] for i in red])))
+
+    def call(self, inputs):
+        x = inputs if inputs.dtype.is_floating else ops.cast(inputs, self.dtype)
+        squeeze = x.shape.rank == 1 and self.axis == (-1,)
+        if squeeze:
+            x = ops.expand_dims(x, 1)
+        mean = ops.reshape(ops.cast(self.mean, x.dtype), self._bshape)
+        var = ops.reshape(ops.cast(self.variance, x.dtype), self._bshape)
+        if self.invert:
+            y = x * ops.sqrt(var) + mean
+        else:
+            y = (x - mean) / ops.maximum(ops.sqrt(var), 1e-7)
+        return ops.squeeze(y, [1]) if squeeze else y

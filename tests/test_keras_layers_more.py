@@ -1,0 +1,206 @@
+"""Conv1D, 1-D pooling, padding, up-sampling, parametric activations, merge
+layers, RepeatVector/Permute/Rescaling, MultiHeadAttention and Normalization
+against numpy of the same math; eagerly, staged, in functional models, with
+gradients."""
+import numpy as np
+import pytest
+
+import autograph_cli.tf as tf
+
+keras = tf.keras
+L = keras.layers
+RNG = np.random.default_rng(11)
+
+
+def _x(*shape):
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def _staged(layer, x, spec=None):
+    f = tf.function(lambda v: layer(v), input_signature=None if spec is None else [spec])
+    return f(x).numpy()
+
+
+def _conv1d_ref(x, w, stride=1, dilation=1, pad=(0, 0)):
+    x = np.pad(x, ((0, 0), pad, (0, 0)))
+    k = w.shape[0]
+    span = dilation * (k - 1) + 1
+    steps = (x.shape[1] - span) // stride + 1
+    out = np.zeros((x.shape[0], steps, w.shape[2]))
+    for t in range(steps):
+        for j in range(k):
+            out[:, t] += x[:, t * stride + j * dilation] @ w[j]
+    return out
+
+
+@pytest.mark.parametrize("padding,strides,dilation", [("valid", 1, 1), ("valid", 2, 1), ("same", 1, 1),
+                                                      ("causal", 1, 2), ("same", 1, 2)])
+def test_conv1d_matches_numpy(padding, strides, dilation):
+    layer = L.Conv1D(4, 3, strides=strides, padding=padding, dilation_rate=dilation, activation="relu")
+    x = _x(2, 9, 3)
+    y = layer(x).numpy()
+    w, b = layer.kernel.numpy(), layer.bias.numpy()
+    assert w.shape == (3, 3, 4)
+    span = dilation * 2
+    pad = {"valid": (0, 0), "causal": (span, 0), "same": (span // 2, span - span // 2)}[padding]
+    ref = np.maximum(_conv1d_ref(x, w, strides, dilation, pad) + b, 0)
+    np.testing.assert_allclose(y, ref, atol=1e-5)
+    np.testing.assert_allclose(_staged(layer, x, tf.TensorSpec([None, None, 3], tf.float32)), ref, atol=1e-5)
+
+
+def test_causal_conv1d_output_at_t_ignores_later_steps():
+    layer = L.Conv1D(2, 3, padding="causal")
+    x = _x(1, 6, 2)
+    y = layer(x).numpy()
+    x2 = x.copy()
+    x2[:, 4:] += 5.0
+    np.testing.assert_allclose(layer(x2).numpy()[:, :4], y[:, :4], atol=1e-6)
+
+
+def test_pooling_1d():
+    x = _x(2, 7, 3)
+    np.testing.assert_allclose(L.MaxPooling1D(2)(x).numpy(), x[:, :6].reshape(2, 3, 2, 3).max(2), atol=1e-6)
+    np.testing.assert_allclose(L.AveragePooling1D(3, strides=2)(x).numpy(),
+                               np.stack([x[:, i:i + 3].mean(1) for i in (0, 2, 4)], 1), atol=1e-6)
+    assert L.MaxPool1D(2, padding="same")(x).shape == (2, 4, 3)
+    inp = keras.Input(shape=(None, 3))
+    assert keras.Model(inp, L.MaxPooling1D(2)(inp)).output_shape == (None, None, 3)
+
+
+def test_padding_and_upsampling():
+    x = _x(2, 3, 2)
+    np.testing.assert_array_equal(L.ZeroPadding1D((1, 2))(x).numpy(), np.pad(x, ((0, 0), (1, 2), (0, 0))))
+    np.testing.assert_array_equal(L.UpSampling1D(3)(x).numpy(), np.repeat(x, 3, axis=1))
+    img = _x(2, 3, 4, 2)
+    np.testing.assert_array_equal(L.ZeroPadding2D(((1, 0), (2, 1)))(img).numpy(),
+                                  np.pad(img, ((0, 0), (1, 0), (2, 1), (0, 0))))
+    np.testing.assert_array_equal(L.UpSampling2D((2, 3))(img).numpy(), np.repeat(np.repeat(img, 2, 1), 3, 2))
+    np.testing.assert_array_equal(
+        _staged(L.UpSampling2D(), img, tf.TensorSpec([None, None, None, 2], tf.float32)),
+        np.repeat(np.repeat(img, 2, 1), 2, 2))
+
+
+def test_parametric_activations_and_their_gradients():
+    x = _x(3, 4)
+    np.testing.assert_allclose(L.LeakyReLU()(x).numpy(), np.where(x > 0, x, 0.3 * x), atol=1e-6)
+    np.testing.assert_allclose(L.LeakyReLU(alpha=0.1)(x).numpy(), np.where(x > 0, x, 0.1 * x), atol=1e-6)
+    np.testing.assert_allclose(L.ELU(0.5)(x).numpy(), np.where(x > 0, x, 0.5 * (np.exp(x) - 1)), atol=1e-6)
+    p = L.PReLU(alpha_initializer=keras.initializers.Constant(0.25))
+    np.testing.assert_allclose(p(x).numpy(), np.where(x > 0, x, 0.25 * x), atol=1e-6)
+    assert p.alpha.shape == (4,) and p.trainable_weights == [p.alpha]
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(p(x))
+    np.testing.assert_allclose(tape.gradient(y, p.alpha).numpy(), np.minimum(x, 0).sum(0), atol=1e-5)
+    assert L.PReLU(shared_axes=[1, 2])(_x(2, 3, 3, 5)).shape == (2, 3, 3, 5)
+
+
+def test_merge_layers_and_functional_forms():
+    a, b, c = _x(2, 3), _x(2, 3), _x(2, 3)
+    np.testing.assert_allclose(L.Subtract()([a, b]).numpy(), a - b, atol=1e-6)
+    np.testing.assert_allclose(L.Multiply()([a, b, c]).numpy(), a * b * c, atol=1e-6)
+    np.testing.assert_allclose(L.Average()([a, b]).numpy(), (a + b) / 2, atol=1e-6)
+    np.testing.assert_allclose(L.Maximum()([a, b, c]).numpy(), np.maximum(np.maximum(a, b), c), atol=1e-6)
+    np.testing.assert_allclose(L.Minimum()([a, b]).numpy(), np.minimum(a, b), atol=1e-6)
+    i1, i2 = keras.Input(shape=(3,)), keras.Input(shape=(3,))
+    model = keras.Model([i1, i2], L.concatenate([L.add([i1, i2]), L.subtract([i1, i2]), L.multiply([i1, i2])]))
+    assert model.output_shape == (None, 9)
+    np.testing.assert_allclose(model([a, b]).numpy(), np.concatenate([a + b, a - b, a * b], -1), atol=1e-6)
+    with pytest.raises(ValueError, match="exactly 2"):
+        L.Subtract()([a, b, c])
+
+
+def test_repeat_vector_permute_rescaling_identity():
+    x = _x(2, 3)
+    np.testing.assert_array_equal(L.RepeatVector(4)(x).numpy(), np.repeat(x[:, None], 4, 1))
+    y = _x(2, 3, 4, 5)
+    np.testing.assert_array_equal(L.Permute((3, 1, 2))(y).numpy(), y.transpose(0, 3, 1, 2))
+    img = RNG.integers(0, 256, (2, 4, 4, 3)).astype(np.uint8)
+    out = L.Rescaling(1 / 255.0, offset=-0.5)(img)
+    assert out.dtype == tf.float32
+    np.testing.assert_allclose(out.numpy(), img / 255.0 - 0.5, atol=1e-6)
+    np.testing.assert_array_equal(L.Identity()(x).numpy(), x)
+
+
+def _softmax(s):
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def _mha_ref(layer, q, v, k=None, mask=None, causal=False):
+    k = v if k is None else k
+    w = {x.name.split("/", 1)[1][:-2]: x.numpy().astype(np.float64) for x in layer.weights}
+    proj = {n: np.einsum("btf,fhd->bthd", x, w[f"{n}/kernel"]) + w[f"{n}/bias"]
+            for n, x in (("query", q), ("key", k), ("value", v))}
+    s = np.einsum("bqhd,bkhd->bhqk", proj["query"] / np.sqrt(layer.key_dim), proj["key"])
+    m = np.ones(s.shape, bool)
+    if mask is not None:
+        m = m & mask[:, None]
+    if causal:
+        m = m & np.tril(np.ones(s.shape[-2:], bool))
+    p = _softmax(np.where(m, s, s - 1e9))
+    ctx = np.einsum("bhqk,bkhd->bqhd", p, proj["value"])
+    return np.einsum("bqhd,hdo->bqo", ctx, w["attention_output/kernel"]) + w["attention_output/bias"], p
+
+
+def test_multi_head_attention_matches_numpy():
+    mha = L.MultiHeadAttention(num_heads=2, key_dim=3)
+    q, v = _x(2, 4, 5), _x(2, 6, 7)
+    out, scores = mha(q, v, return_attention_scores=True)
+    shapes = {x.name.split("/", 1)[1]: tuple(x.shape) for x in mha.weights}
+    assert shapes == {"query/kernel:0": (5, 2, 3), "query/bias:0": (2, 3), "key/kernel:0": (7, 2, 3),
+                      "key/bias:0": (2, 3), "value/kernel:0": (7, 2, 3), "value/bias:0": (2, 3),
+                      "attention_output/kernel:0": (2, 3, 5), "attention_output/bias:0": (5,)}
+    ref, p = _mha_ref(mha, q.astype(np.float64), v.astype(np.float64))
+    np.testing.assert_allclose(out.numpy(), ref, atol=1e-5)
+    np.testing.assert_allclose(scores.numpy(), p, atol=1e-5)
+    mask = RNG.random((2, 4, 6)) > 0.3
+    mask[:, :, 0] = True
+    ref, _ = _mha_ref(mha, q.astype(np.float64), v.astype(np.float64), mask=mask)
+    np.testing.assert_allclose(mha(query=q, value=v, attention_mask=mask).numpy(), ref, atol=1e-5)
+    f = tf.function(lambda a, b, m: mha(a, b, attention_mask=m))
+    np.testing.assert_allclose(f(q, v, mask).numpy(), ref, atol=1e-5)
+
+
+def test_self_attention_with_causal_mask_in_a_trained_functional_model():
+    keras.utils.set_random_seed(5)
+    inp = keras.Input(shape=(None, 4))
+    mha = L.MultiHeadAttention(num_heads=2, key_dim=4)
+    h = mha(inp, inp, use_causal_mask=True)
+    h = L.LayerNormalization()(L.Add()([inp, h]))
+    model = keras.Model(inp, L.Dense(1)(L.GlobalAveragePooling1D()(h)))
+    assert model.output_shape == (None, 1)
+    x = _x(3, 5, 4)
+    ref, _ = _mha_ref(mha, x.astype(np.float64), x.astype(np.float64), causal=True)
+    np.testing.assert_allclose(mha(x, x, use_causal_mask=True).numpy(), ref, atol=1e-5)
+    # step t attends to steps <= t only
+    x2 = x.copy()
+    x2[:, 3:] += 1.0
+    np.testing.assert_allclose(mha(x2, x2, use_causal_mask=True).numpy()[:, :3], ref[:, :3], atol=1e-5)
+    xs, ys = _x(32, 5, 4), _x(32, 1)
+    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
+    hist = model.fit(xs, ys, epochs=10, batch_size=16, verbose=0)
+    assert hist.history["loss"][-1] < hist.history["loss"][0]
+
+
+def test_normalization_adapt_and_given_statistics():
+    data = (_x(50, 3) * [1.0, 10.0, 0.1] + [0.0, 5.0, -2.0]).astype(np.float32)
+    norm = L.Normalization()
+    norm.adapt(data)
+    np.testing.assert_allclose(norm.mean.numpy(), data.mean(0), rtol=1e-5)
+    np.testing.assert_allclose(norm.variance.numpy(), data.var(0), rtol=1e-4)
+    y = norm(data).numpy()
+    np.testing.assert_allclose(y, (data - data.mean(0)) / data.std(0), atol=1e-4)
+    assert norm.trainable_weights == [] and len(norm.non_trainable_weights) == 3
+    np.testing.assert_allclose(_staged(norm, data[:4], tf.TensorSpec([None, 3], tf.float32)), y[:4], atol=1e-4)
+    ds = tf.data.Dataset.from_tensor_slices(data).batch(8)
+    n2 = L.Normalization()
+    n2.adapt(ds)
+    np.testing.assert_allclose(n2.mean.numpy(), data.mean(0), rtol=1e-4)
+    given = L.Normalization(mean=[1.0, 2.0], variance=[4.0, 9.0])
+    np.testing.assert_allclose(given(np.array([[3.0, 8.0]], np.float32)).numpy(), [[1.0, 2.0]])
+    inverse = L.Normalization(mean=[1.0, 2.0], variance=[4.0, 9.0], invert=True)
+    np.testing.assert_allclose(inverse(np.array([[1.0, 2.0]], np.float32)).numpy(), [[3.0, 8.0]])
+    model = keras.Sequential([keras.Input(shape=(3,)), norm, L.Dense(1)])
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(data, data[:, :1], epochs=2, verbose=0)
+    np.testing.assert_allclose(norm.mean.numpy(), data.mean(0), rtol=1e-5)  # fit leaves the statistics alone
