@@ -29,7 +29,7 @@ _LONG = 14
 _NONE = 15
 
 
-def compile_mapped(source: str, filename: str, line_of: LineOf, original=None) -> types.CodeType:
+def compile_mapped(source: str, filename: str, line_of: LineOf, original=None, flags: int = 0) -> types.CodeType:
     """``compile(source, filename, "exec")`` with generated line ``i``
     reported as ``line_of(i)`` (also in end lines, where a span that folds
     onto one line keeps a column range that does not end before it starts).
@@ -39,11 +39,25 @@ def compile_mapped(source: str, filename: str, line_of: LineOf, original=None) -
     shifted by the indentation; on a generated line the user never wrote
     (a helper call, a stub) the columns are dropped, so that a traceback
     shows the user's line without carets rather than carets under the wrong
-    characters. Without ``original`` the columns stay as generated."""
+    characters. Without ``original`` the columns stay as generated.
+    ``flags``: the ``__future__`` features of the user's module (see
+    ``future_flags``)."""
     if _REWRITES_TABLE:
         columns = _Columns(source, original, line_of) if original is not None else None
-        return _remap(compile(source, filename, "exec", dont_inherit=True), line_of, columns)
-    return compile(mapped_tree(source, line_of), filename, "exec", dont_inherit=True)
+        return _remap(compile(source, filename, "exec", flags=flags, dont_inherit=True), line_of, columns)
+    return compile(mapped_tree(source, line_of), filename, "exec", flags=flags, dont_inherit=True)
+
+
+def future_flags(code: types.CodeType) -> int:
+    """The ``__future__`` features ``code`` was compiled with (its module's:
+    ``from __future__ import annotations`` ...), as ``compile`` flags: code
+    generated from a function of that module is compiled with them."""
+    import __future__
+
+    mask = 0
+    for name in __future__.all_feature_names:
+        mask |= getattr(__future__, name).compiler_flag
+    return code.co_flags & mask
 
 
 def split_lines(text: str) -> list[str]:

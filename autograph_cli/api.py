@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import autograph_cli
 from autograph_cli import _converters, _logging, operators
-from autograph_cli._lines import compile_mapped, split_lines
+from autograph_cli._lines import compile_mapped, future_flags, split_lines
 from autograph_cli.operators import _calls, do_not_convert
 
 if TYPE_CHECKING:
@@ -35,16 +35,16 @@ class AutoGraphWarning(UserWarning):
     """A function could not be converted and runs as written."""
 
 
-def compile_lines(code: str, line_map: Sequence[int], filename: str) -> types.CodeType:
+def compile_lines(code: str, line_map: Sequence[int], filename: str, flags: int = 0) -> types.CodeType:
     """Compile ``code`` so that generated line i reports original line
     ``line_map[i - 1]`` under ``filename`` (columns too, where the file's
-    lines can be read)."""
+    lines can be read), with the ``__future__`` features in ``flags``."""
     last = len(line_map)
 
     def line_of(i):
         return line_map[i - 1] if 1 <= i <= last else i
 
-    return compile_mapped(code, filename, line_of, _file_lines(filename))
+    return compile_mapped(code, filename, line_of, _file_lines(filename), flags)
 
 
 def _file_lines(filename: str):
@@ -203,7 +203,9 @@ def _factory_code(result, code, name, start, filename, source, qualname):
         j = i - 1 - skip if i > skip else 0
         return line_map[min(j, len(line_map) - 1)]
 
-    factory_code = compile_mapped(factory_src, filename, line_of, _file_lines(filename))
+    # (with the features of the function's module: ``from __future__ import
+    # annotations`` keeps its annotations strings)
+    factory_code = compile_mapped(factory_src, filename, line_of, _file_lines(filename), future_flags(code))
     # The factory's code object holds the converted function's code object.
     fcode = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY)
     inner = next(c for c in fcode.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
@@ -501,8 +503,8 @@ def to_code(obj: Callable[..., Any] | str, *, fast_path: bool = False) -> str:
     ).code
 
 
-def _compile_functional(source, line_map, filename, renames, generated, helpers):
-    return requalify(compile_lines(source, line_map, filename), renames, generated, helpers=helpers)
+def _compile_functional(source, line_map, filename, renames, generated, helpers, flags=0):
+    return requalify(compile_lines(source, line_map, filename, flags), renames, generated, helpers=helpers)
 
 
 # The operators' converter hook (operators and runtime never import api).

@@ -423,7 +423,7 @@ def _functional_key(module, out, fn, qualname: str) -> str:
 
 
 def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, functional, stmts, first_line):
-    """``if not ag__.fast: return ag__.functional(globals(), 'qualname@line')(args)``
+    """``if not ag__.fast: return ag__.functional('qualname@line')(args)``
     in front of the user's statements; the functional form becomes a
     module-level function of the separate functional module."""
     pass_class = info.uses_super
@@ -441,7 +441,9 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
         # a trace calls it directly, with no frame of the stub between.
         fdef, forwarded = _same_signature_form(fn, functional_name(key), body)
     else:
-        target = n.call(n.ag("functional"), n.call(n.name("globals")), cst.SimpleString(repr(key)))
+        # (the operators find the module through the stub's frame: the name
+        # ``globals`` may be the user's own)
+        target = n.call(n.ag("functional"), cst.SimpleString(repr(key)))
         if module.functional_inline and not pass_class:
             # A def of its own with the user's signature: the operators can
             # hand it to converted callers directly (no stub frame between,

@@ -428,3 +428,188 @@ def test_parenthesised_assert_and_bare_tuple_iterables(hook_import, forced):
         """)
     assert "ag__" in vars(mod)  # (converted, not imported as written)
     assert mod.f([1], [2]) == ["keys", "values", 1, 2]
+
+
+# -- 5. reading the stack from converted code ------------------------------------------
+# (boltons: a sentinel factory records its caller's module for pickling,
+# tbutils.Callpoint.from_current(level=2); deprecation helpers warn with
+# stacklevel=2) Under the hook the callers and callees are all converted.
+
+STACK_READERS = """\
+    import inspect
+    import sys
+    import warnings
+
+
+    class Sentinel:
+        def __reduce__(self):
+            return self.var_name
+
+
+    def make_sentinel(var_name=None):
+        s = Sentinel()
+        if var_name:
+            s.var_name = var_name
+            frame = sys._getframe(1)
+            module = frame.f_globals.get('__name__')
+            if not module or module not in sys.modules:
+                raise ValueError('top-level module scopes only')
+            s.module = module
+        return s
+
+
+    NOT_SET = make_sentinel(var_name='NOT_SET')
+
+
+    def callpoint(level=1):
+        frame = sys._getframe(level)
+        return frame.f_code.co_name, frame.f_lineno
+
+
+    def func1():
+        return func2()
+
+
+    def func2():
+        x = 5
+        if x:
+            return func3()
+
+
+    def func3():
+        for level in (1, 2):
+            if level == 2:
+                return callpoint(level=level)
+
+
+    def old_api(x):
+        if x:
+            warnings.warn("old_api is deprecated", DeprecationWarning, stacklevel=2)
+        return x
+
+
+    def use_old_api():
+        return old_api(1)
+
+
+    def stack_names():
+        if True:
+            return [f.function for f in inspect.stack()[:3]]
+
+
+    def outer_stack():
+        return stack_names()
+    """
+
+
+def _line_of(text: str, source: str) -> int:
+    return textwrap.dedent(source).splitlines().index(text) + 1
+
+
+def test_stack_readers_count_the_frames_python_has(hook_import, forced):
+    mod = hook_import(STACK_READERS)
+    assert mod.NOT_SET.module == mod.__name__
+    assert pickle.loads(pickle.dumps(mod.NOT_SET)) is mod.NOT_SET
+    assert mod.func1() == ("func2", _line_of("        return func3()", STACK_READERS))
+    with pytest.warns(DeprecationWarning) as record:
+        mod.use_old_api()
+    assert (record[0].filename, record[0].lineno) == (mod.__file__, _line_of("    return old_api(1)", STACK_READERS))
+    assert mod.outer_stack() == ["stack_names", "outer_stack", "test_stack_readers_count_the_frames_python_has"]
+
+
+def test_stack_readers_on_the_fast_path_too(hook_import):
+    mod = hook_import(STACK_READERS)
+    assert pickle.loads(pickle.dumps(mod.NOT_SET)) is mod.NOT_SET
+    assert mod.func1() == ("func2", _line_of("        return func3()", STACK_READERS))
+    assert mod.outer_stack() == ["stack_names", "outer_stack", "test_stack_readers_on_the_fast_path_too"]
+
+
+@pytest.mark.skipif(not hasattr(sys, "_getframemodulename"), reason="3.12+")
+def test_getframemodulename_from_converted_code(hook_import, forced):
+    mod = hook_import("""\
+        import sys
+
+
+        def module_of_caller():
+            if True:
+                return sys._getframemodulename(1)
+
+
+        def call():
+            return module_of_caller()
+        """)
+    assert mod.call() == mod.__name__
+
+
+# -- 6. what a module's functions may rely on (attrs' suite) ---------------------------
+
+
+def test_a_local_named_globals(hook_import, forced):
+    # (the stub must not call the user's ``globals``)
+    mod = hook_import("""\
+        def resolve(flag):
+            globals = {"Annotated": "A"}
+            if flag:
+                return globals["Annotated"]
+            return None
+        """)
+    assert mod.resolve(True) == "A"
+
+
+FUTURE = """\
+    from __future__ import annotations
+
+
+    def make(flag):
+        if flag:
+            class C:
+                x: int
+            return C.__annotations__
+
+        def g(a: int) -> str:
+            return a
+        return g.__annotations__
+    """
+
+
+def test_future_features_under_the_hook(hook_import, forced):
+    mod = hook_import(FUTURE)
+    assert mod.make(True) == {"x": "int"}
+    assert mod.make(False) == {"a": "int", "return": "str"}
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_future_features_under_to_graph(hook_import, force):
+    mod = hook_import("")
+    ns = mod.__dict__
+    exec(compile(textwrap.dedent(FUTURE), _source_file(mod, FUTURE), "exec"), ns)
+    make = autograph_cli.to_graph(ns["make"])
+    previous = operators.force_functional(force)
+    try:
+        assert make(True) == {"x": "int"}
+        assert make(False) == {"a": "int", "return": "str"}
+    finally:
+        operators.force_functional(previous)
+
+
+def test_functions_called_from_converted_code_are_not_kept_alive(hook_import, forced):
+    # (attrs: a class a decorator replaced must be collectable; the local
+    # closures converted code calls must not be kept by a cache)
+    import gc
+    import weakref
+
+    mod = hook_import("""\
+        def make(n):
+            box = [n]
+
+            def inner():
+                if box:
+                    return box[0]
+            return inner(), inner
+        """)
+    value, inner = mod.make(3)
+    assert value == 3
+    ref = weakref.ref(inner)
+    del inner
+    gc.collect()
+    assert ref() is None

@@ -8,10 +8,12 @@ overload; the standard library, numpy, our own runtime and anything marked
 from __future__ import annotations
 
 import functools
+import operator
 import os
 import sys
 import threading
 import types
+import warnings
 import weakref
 
 from autograph_cli.operators._dispatch import backend_for, registered_backends
@@ -104,6 +106,7 @@ def _builtin_overloads() -> dict:
             builtin: next(iter(by_backend.values())) if len(by_backend) == 1 else _by_argument_type(builtin, by_backend)
             for builtin, by_backend in providers.items()
         }
+        _overloads.update(_frame_readers())
     return _overloads
 
 
@@ -142,17 +145,20 @@ def _is_untouched(func) -> bool:
 
 def _convert_function(func):
     try:
-        return _converted_functions[func]
+        result = _converted_functions[func]
+        return func if result is None else result
     except KeyError:
         pass
     except TypeError:
         return func
     if _is_untouched(func):
-        result = func
+        result = _PYTHON_FRAME_READERS.get((getattr(func, "__module__", None), getattr(func, "__qualname__", None)), func)
     else:
         result = _get_converter().convert(func)
     try:
-        _converted_functions[func] = result
+        # (None: ``func`` itself; a value holding its key would keep the
+        # entry, and all the function holds, alive for good)
+        _converted_functions[func] = None if result is func else result
     except TypeError:
         pass
     return result
@@ -161,19 +167,27 @@ def _convert_function(func):
 _functional_lock = threading.Lock()
 
 
-def functional(module_globals: dict, key: str):
+def functional(key, *old):
     """The functional form of the definition ``key`` (``qualname@line``: one
-    per definition, so that same-named definitions never share one) in a
-    module converted in lazy mode (the import hook): its source is compiled,
+    per definition, so that same-named definitions never share one) in the
+    module of the stub that asks (a module converted in lazy mode: the
+    import hook, ``autograph convert``'s files): its source is compiled,
     under the module's file name and original lines, the first time any of
-    them is needed."""
+    them is needed. (Files written by earlier versions pass the module's
+    globals first: ``functional(globals(), key)``.)"""
+    if old:
+        module_globals, key = key, old[0]
+    else:
+        module_globals = sys._getframe(1).f_globals
     name = functional_name(key)
     fn = module_globals.get(name)
     if fn is None:
         with _functional_lock:
             fn = module_globals.get(name)
             if fn is None:
-                _compile_functional(module_globals)
+                # (the stub asking, compiled in the module, has its
+                # ``__future__`` features)
+                _compile_functional(module_globals, sys._getframe(1).f_code.co_flags)
                 fn = module_globals[name]
     elif type(module_globals.get(FUNCTIONAL_ATTR)) is str and fn.__code__ not in _forms:
         with _functional_lock:
@@ -236,8 +250,15 @@ def _same_signature(a, b) -> bool:
             and a.co_varnames[:total] == b.co_varnames[:total])
 
 
-def _compile_functional(module_globals: dict) -> None:
+def _compile_functional(module_globals: dict, code_flags: int = 0) -> None:
+    """Compile the lazy table of a module whose code has ``code_flags`` (its
+    ``__future__`` features are the functional forms' too)."""
+    import __future__
     import zlib
+
+    flags = 0
+    for feature in __future__.all_feature_names:
+        flags |= getattr(__future__, feature).compiler_flag & code_flags
 
     packed = module_globals.get(FUNCTIONAL_ATTR)
     if type(packed) is not bytes:  # plain defs (see _adopt): this one is missing
@@ -257,7 +278,7 @@ def _compile_functional(module_globals: dict) -> None:
             renames[(functional_name(k),)] = q
     helpers: set = set()
     code = _get_converter().compile(source, line_map, filename, renames, generated.split(",") if generated else (),
-                                    helpers)
+                                    helpers, flags)
     _machinery.update(helpers)
     _forms.update(c for c in code.co_consts if type(c) is types.CodeType)  # (the module-level defs)
     exec(code, module_globals)
@@ -331,6 +352,125 @@ def filter_traceback(tb):
         else:
             new = types.TracebackType(new, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
     return new
+
+
+# -- frames as the user's program has them ------------------------------------------
+#
+# A functional form runs the user's statements in helpers called by the
+# operators, one frame deeper than the function (below its stub). Python
+# cannot hide frames, but the calls that read the stack from converted code
+# (``ag__.converted(sys._getframe)(1)``) can count them as Python would:
+# one frame per call of a converted function (its innermost: a helper's
+# frame has the function's name, globals and current line), none of
+# autograph's own.
+
+
+def _visible_frames(frame):
+    """The frames out from ``frame`` (innermost first), as the user's program
+    would have them (see above)."""
+    while frame is not None:
+        code = frame.f_code
+        if code in _machinery:
+            yield frame
+            frame = _caller_of_call(frame)
+        elif code.co_filename.startswith(_PACKAGE_DIR):
+            frame = frame.f_back
+        else:
+            yield frame
+            frame = frame.f_back
+
+
+def _caller_of_call(frame):
+    """The frame that called the function ``frame`` (a functional form or one
+    of its helpers) runs for: out past the operators and helpers, the form
+    and its stub, or the user's function a helper belongs to (a function
+    defined in a form)."""
+    while frame.f_code not in _forms:
+        back = frame.f_back
+        if back is None:
+            return None
+        code = back.f_code
+        if code not in _machinery and not code.co_filename.startswith(_PACKAGE_DIR):
+            return back.f_back  # (the helper's own function)
+        frame = back
+    form = frame.f_code
+    back = frame.f_back
+    if back is not None:
+        code = back.f_code
+        if code not in _machinery and code.co_name == form.co_name and _is_stub(code):
+            return back.f_back
+    return back
+
+
+def _visible_frame(depth: int, start):
+    for frame in _visible_frames(start):
+        if depth <= 0:
+            return frame
+        depth -= 1
+    return None
+
+
+def _getframe(depth=0, /):
+    """``sys._getframe`` called from converted code."""
+    frame = _visible_frame(operator.index(depth), sys._getframe(1))
+    if frame is None:
+        raise ValueError("call stack is not deep enough")
+    return frame
+
+
+def _getframemodulename(depth=0):
+    """``sys._getframemodulename`` (3.12+) called from converted code."""
+    frame = _visible_frame(operator.index(depth), sys._getframe(1))
+    if frame is None:
+        return None
+    return sys._getframemodulename(_raw_depth(sys._getframe(1), frame) + 1)
+
+
+def _raw_depth(start, target) -> int:
+    depth = 0
+    while start is not target:
+        start = start.f_back
+        depth += 1
+    return depth
+
+
+def _warn(message, category=None, stacklevel=1, source=None, **kwargs):
+    """``warnings.warn`` called from converted code: ``stacklevel`` counts
+    the frames the user's program has."""
+    caller = sys._getframe(1)
+    level = operator.index(stacklevel)
+    target = _visible_frame(level - 1, caller) if level > 1 else None
+    if target is not None:
+        level = _raw_depth(caller, target) + 1
+    elif level > 1:  # (past the outermost frame: as Python has it)
+        level = _raw_depth(caller, None) + level
+    del caller, target
+    warnings.warn(message, category, level + 1, source, **kwargs)
+
+
+def _stack(context=1):
+    """``inspect.stack`` called from converted code."""
+    import inspect
+
+    out = []
+    for frame in _visible_frames(sys._getframe(1)):
+        info = inspect.getframeinfo(frame, context)
+        if hasattr(info, "positions"):  # 3.11+
+            out.append(inspect.FrameInfo(frame, *info, positions=info.positions))
+        else:
+            out.append(inspect.FrameInfo(frame, *info))
+    return out
+
+
+# (frame readers written in Python: by module and qualname, found when first converted)
+_PYTHON_FRAME_READERS = {("inspect", "stack"): _stack}
+
+
+def _frame_readers() -> dict:
+    readers = {sys._getframe: _getframe, warnings.warn: _warn}
+    if hasattr(sys, "_getframemodulename"):  # 3.12+
+        readers[sys._getframemodulename] = _getframemodulename
+    return readers
 
 
 def _call_of(frame):

@@ -125,10 +125,11 @@ class Converter(Protocol):
         when it cannot be converted)."""
 
     def compile(self, source: str, line_map: Sequence[int], filename: str, renames: Mapping[tuple, str],
-                generated: Sequence[str], helpers: set) -> types.CodeType:
+                generated: Sequence[str], helpers: set, flags: int = 0) -> types.CodeType:
         """Compile a lazy module's functional forms under ``filename`` and the
-        user's lines, with user-facing names (``renames``); the code objects
-        of generated helpers are added to ``helpers``."""
+        user's lines, with user-facing names (``renames``) and the module's
+        ``__future__`` features (``flags``); the code objects of generated
+        helpers are added to ``helpers``."""
 
     def requalify(self, code: types.CodeType, renames: Mapping[tuple, str], generated: Sequence[str],
                   qualname: str, helpers: set) -> types.CodeType:

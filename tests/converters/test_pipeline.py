@@ -43,7 +43,7 @@ def test_lazy_form_keeps_the_users_text_behind_the_stub():
         '    """doc"""',
         "    if not ag__.fast:",
         "        try:",
-        "            return ag__.functional(globals(), 'f@1')(x)",
+        "            return ag__.functional('f@1')(x)",
         "        except:",
         "            ag__.trim_traceback()",
     ]
