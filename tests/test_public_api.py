@@ -130,6 +130,14 @@ def test_keras_namespaces_expose_keras_names_only(namespace):
         exec(f"from autograph_cli.tf.keras{'.' + namespace if namespace else ''} import ops", {})
 
 
+def test_tf_losses_metrics_optimizers_initializers_are_the_keras_namespaces():
+    import autograph_cli.tf as tf
+
+    for name in ("losses", "metrics", "optimizers", "initializers"):
+        assert getattr(tf, name) is getattr(tf.keras, name)
+    assert tf.metrics.BinaryAccuracy is tf.keras.metrics.BinaryAccuracy
+
+
 @pytest.mark.parametrize("module", PUBLIC_MODULES)
 def test_public_modules_declare_all(module):
     mod = importlib.import_module(module)

@@ -159,6 +159,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module("autograph_cli.tf.keras")
+    if name in ("losses", "metrics", "optimizers", "initializers"):  # TensorFlow 2's aliases of tf.keras.*
+        import importlib
+
+        return importlib.import_module(f"autograph_cli.tf.keras.{name}")
     if name in _TENSORFLOW_MODULES:
         # a TensorFlow module this facade does not provide: usable as a name
         # (module-level references import), an error where it is used

@@ -11,10 +11,11 @@ from autograph_cli.runtime.shapes import TensorShape
 from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 
 from . import activations, initializers
-from . import _attention, _more_layers
+from . import _attention, _more_layers, _text
 from ._attention import *  # noqa: F403
 from ._layer import KerasTensor, Layer
 from ._more_layers import *  # noqa: F403
+from ._text import *  # noqa: F403
 from ._recurrent import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell, StackedRNNCells,
                          TimeDistributed)
 
@@ -27,6 +28,7 @@ __all__ = [
 ]
 __all__ += _more_layers.__all__
 __all__ += _attention.__all__
+__all__ += _text.__all__
 
 
 def _tuple2(v, name):
