@@ -521,6 +521,9 @@ strings.unicode_split = _composite.unicode_split
 strings.unicode_decode = _composite.unicode_decode
 io = _types.SimpleNamespace(decode_raw=_ops.string_ops.decode_raw)
 from autograph_cli.runtime import checkpoint as _checkpoint  # noqa: E402
+from autograph_cli.runtime.forward_mode import ForwardAccumulator as _ForwardAccumulator  # noqa: E402
+
+autodiff = _types.SimpleNamespace(ForwardAccumulator=_ForwardAccumulator, GradientTape=GradientTape)
 
 train = _types.SimpleNamespace(Checkpoint=_checkpoint.Checkpoint, CheckpointManager=_checkpoint.CheckpointManager,
                                latest_checkpoint=_checkpoint.latest_checkpoint)
@@ -565,7 +568,7 @@ class _PartialModule(_types.ModuleType):
         return _unsupported(f"{self.__name__.replace('autograph_cli.', '', 1)}.{name}")
 
 
-for _partial in ("io", "train"):
+for _partial in ("autodiff", "io", "train"):
     _sys.modules[f"{__name__}.{_partial}"].__class__ = _PartialModule
 
 
@@ -625,7 +628,7 @@ compat.v1.__class__ = _CompatV1
 __all__ = [
     "DType", "GradientTape", "Module", "RaggedTensor", "SparseTensor", "Tensor", "TensorArray", "TensorShape",
     "TensorSpec", "UnconnectedGradients", "Variable", "abs", "add", "add_n", "argmax", "argmin", "argsort",
-    "as_dtype", "autograph", "bool", "boolean_mask", "broadcast_dynamic_shape", "broadcast_static_shape",
+    "as_dtype", "autodiff", "autograph", "bool", "boolean_mask", "broadcast_dynamic_shape", "broadcast_static_shape",
     "broadcast_to", "cast", "clip_by_global_norm", "clip_by_norm",
     "clip_by_value", "compat", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cumsum",
     "custom_gradient", "data", "debugging", "distribute", "divide", "double", "dtypes", "einsum", "ensure_shape",
