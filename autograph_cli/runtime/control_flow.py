@@ -15,7 +15,8 @@ from . import dtypes as dt
 from . import nest
 from . import ops
 from .context import ctx
-from .errors import InvalidArgumentError, LoopVariableTypeError, OperatorNotAllowedInGraphError
+from .errors import (InvalidArgumentError, LoopVariableTypeError, OperatorNotAllowedInGraphError,
+                     UndefinedInBothBranchesError)
 from .graph import Node
 from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
@@ -121,6 +122,18 @@ IF_EXP_NAME = "<if expression>"
 def _merge(name, a, b, location, branch_names=("main", "else")):
     """Merge one state value from the two branches: returns (kind, payload):
     ('same', value) or ('tensors', ta, tb, struct)."""
+    if _is_undefined(a) and _is_undefined(b) and name != IF_EXP_NAME:
+        # deleted (or never bound) in both: used after the conditional, it is
+        # TensorFlow's error and Python's UnboundLocalError at once
+        return ("same", UndefinedAfterLoop(name, location, (
+            f"{_where(location)}'{name}' must also be initialized in the main branch and in the else branch: "
+            "neither leaves it defined, and it is used after the conditional"), UndefinedInBothBranchesError))
+    if a is None and b is None and name.rstrip("_") != "retval":  # retval_: a function returning None
+        # TensorFlow's verify_single_cond_var: None is no tensor, in any branch
+        raise ValueError(
+            f"{_where(location)}'{name}' is None at the end of the main branch (and of the else branch): a staged "
+            "conditional's outputs must be tensors (or equal Python values), and None has no tensor form"
+        )
     if a is b:
         return ("same", a)
     if a is NO_RETURN or b is NO_RETURN:
@@ -741,16 +754,17 @@ class UndefinedAfterLoop:
     """The value of a variable first assigned inside a staged loop: the loop
     may run zero times, so using it afterwards is an error."""
 
-    __slots__ = ("name", "location", "message")
+    __slots__ = ("name", "location", "message", "error_type")
 
-    def __init__(self, name, location, message=None):
+    def __init__(self, name, location, message=None, error_type=ValueError):
         self.name = name
         self.location = location
         self.message = message
+        self.error_type = error_type
 
     def error(self):
         if self.message:
-            return ValueError(self.message)
+            return self.error_type(self.message)
         return ValueError(
             f"{_where(self.location)}'{self.name}' must be defined before the loop: a staged loop may run "
             "zero times, so every variable it changes and that is used afterwards needs a value first"

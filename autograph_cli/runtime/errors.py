@@ -64,3 +64,9 @@ class StagingError(ValueError):
 class UnboundLoopVariableError(InvalidArgumentError, UnboundLocalError):
     """A variable first bound inside a staged loop was used after a run of
     the graph in which the loop ran zero times (Python's UnboundLocalError)."""
+
+
+class UndefinedInBothBranchesError(StagingError, UnboundLocalError):
+    """A variable that neither branch of a staged conditional leaves defined
+    (``del`` in both) was used after it: TensorFlow's ValueError ("must also
+    be initialized"), and Python's UnboundLocalError."""

@@ -273,10 +273,11 @@ def test_if_else_var_lifetime(ref, c, type_):
     if type_ is int:
         ref.raises(UnboundLocalError, "'k' is used before assignment", deleted_in_both, c)
     else:
-        # TensorFlow: "'k' must also be initialized" (ValueError). Here a name
-        # deleted in both branches is unbound after the staged if, as in
-        # Python: reading it is UnboundLocalError (README: `del` in both branches).
-        ref.raises(UnboundLocalError, "'k'", deleted_in_both, c)
+        # deleted in both branches of a staged if and read after it:
+        # TensorFlow's ValueError "'k' must also be initialized", which is
+        # also Python's UnboundLocalError
+        err = ref.raises(ValueError, "'k' must also be initialized", deleted_in_both, c)
+        assert isinstance(err, UnboundLocalError)
 
 
 @pytest.mark.parametrize("target,c,type_,exc,regex", [
@@ -297,19 +298,24 @@ def test_returns_none_legal(ref):
     ref.matches_eager(none_in_else, False)
 
 
-@pytest.mark.parametrize("target,c", product((none_in_if, none_in_else), (True, False)))
+@pytest.mark.parametrize("target,c", product((none_in_if, none_in_else, none_in_both), (True, False)))
 def test_returns_none_illegal(ref, target, c):
-    # None on one side of a staged if and a number on the other: TensorFlow's
-    # "'k' is None" error.
+    # None on one side of a staged if, or on both: TensorFlow's "'k' is None"
+    # error (None has no tensor form).
     ref.raises(ValueError, re.compile("'k' is None", re.DOTALL), target, tf.constant(c))
 
 
+def returns_none_in_both(c):
+    if c:
+        return None
+    else:
+        return None
+
+
 @pytest.mark.parametrize("c", (True, False))
-def test_none_in_both_branches(ref, c):
-    # TensorFlow raises "'k' is None" here too; None on both sides is a
-    # Python value both branches agree on, so it is Python's answer
-    # (README: `None` assigned in both branches).
-    ref.matches_eager(none_in_both, tf.constant(c))
+def test_returning_none_in_both_branches(ref, c):
+    # a function returning None on both sides of a staged if returns None
+    ref.matches_eager(returns_none_in_both, tf.constant(c))
 
 
 @pytest.mark.parametrize("target,c,type_", product(
