@@ -637,6 +637,91 @@ def test_staged_answers_equal_pythons(fn, cases):
         assert staged(*[tf.constant(a) for a in args]).numpy() == fn(*args), args
 
 
+# -- lists and dicts changed in place in staged conditionals -------------------
+# A branch's values are frozen when it ends, and the lists/dicts the carried
+# names hold are put back before the other branch runs: neither sees what the
+# other wrote into them.
+
+def _return_list_then_item_written(a, b):
+    arr = [a, 1]  # `retval_ = arr` in one cond; arr[0] written in the next
+    if a > 100:
+        if b > 0:
+            return arr
+    arr[0] = arr[0] + a
+    return arr
+
+
+def _return_list_elif_item_written(a, b):
+    arr = [a, 1]
+    if a > 100:
+        return arr
+    elif b > 0:
+        arr[1] = 5
+    arr[0] = arr[0] + a
+    return arr
+
+
+def _dict_item_written_then_rebound(a, b):
+    d = {"k": b % 3, "m": 2}
+    if a > 0:
+        d["m"] = 7  # the dict the else branch starts from must keep m = 2
+        d = {"k": 1, "m": d["m"] + 1}
+    return d["k"], d["m"]
+
+
+def _append_on_one_path(a, b):
+    acc = [a]  # its length depends on the condition: a TensorArray
+    if a > 0:
+        acc.append(b)
+    return tf.reduce_sum(tf.stack(acc)), len(acc)
+
+
+def _append_in_nested_conds(a, b):
+    acc = [1]
+    if a > 0:
+        if b > 0:
+            acc.append(b)
+        acc.append(a)
+    return tf.reduce_sum(tf.stack(acc)), len(acc)
+
+
+def _append_python_value_under_cond_in_staged_loop(a, b):
+    acc = [a]
+    for i in range(a % 5):
+        if b > i:
+            acc.append(1)
+    return tf.reduce_sum(tf.stack(acc)), len(acc)
+
+
+def _plain(v):
+    if isinstance(v, tf.Tensor):
+        return v.numpy().item()
+    if isinstance(v, (list, tuple)):
+        return tuple(_plain(x) for x in v)
+    return v
+
+
+@pytest.mark.parametrize("fn", [
+    _return_list_then_item_written, _return_list_elif_item_written, _dict_item_written_then_rebound,
+    _append_on_one_path, _append_in_nested_conds, _append_python_value_under_cond_in_staged_loop,
+])
+def test_lists_and_dicts_changed_in_place_in_a_branch(fn):
+    staged = tf.function(fn)
+    for a, b in [(3, 5), (-4, 11), (0, 0), (17, -2), (4, 2)]:
+        assert _plain(staged(tf.constant(a), tf.constant(b))) == _plain(fn(a, b)), (a, b)
+
+
+def test_empty_list_appended_on_one_path_is_a_structure_error():
+    def f(a):
+        acc = []
+        if a > 0:
+            acc.append(a)
+        return len(acc)
+
+    with pytest.raises(ValueError, match="'acc' has a different structure in the two branches"):
+        tf.function(f)(tf.constant(1))
+
+
 def test_a_path_falling_off_the_end_is_tensorflows_error_not_zeros():
     def f(x):
         if x > 0:

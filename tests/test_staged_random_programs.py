@@ -76,6 +76,7 @@ class Gen:
     """Writes one program with a seeded random.Random."""
 
     PRIMES = (97, 89, 13, 7, 5)
+    RETURN = "x, y, z"  # what every `return` returns (a subclass carrying more state returns it too)
 
     def __init__(self, rng: random.Random):
         self.r = rng
@@ -199,7 +200,7 @@ class Gen:
             return [f"{pad}if {c}:", f"{pad}    {kind}"]
         # return
         c = self.py_cond(ctx["py"]) if (ctx["py"] and self.chance(0.85)) else self.cond(names)
-        return [f"{pad}if {c}:", f"{pad}    return x, y, z"]
+        return [f"{pad}if {c}:", f"{pad}    return {self.RETURN}"]
 
     def flush(self, ctx, pad):
         """Read the temps bound inside the block just closed."""
@@ -210,14 +211,17 @@ class Gen:
                 out.append(f"{pad}x = (x + {t}) % 97")
         return out
 
+    NAMES = ["a", "b", "x", "y", "z"]
+    PROLOGUE = ["x = a % 11", "y = b % 7", "z = 1"]
+
     def program(self, name):
-        ctx = {"names": ["a", "b", "x", "y", "z"], "loop": None, "py": [], "pending": []}
-        lines = [f"def {name}(a, b):", "    x = a % 11", "    y = b % 7", "    z = 1"]
+        ctx = {"names": list(self.NAMES), "loop": None, "py": [], "pending": []}
+        lines = [f"def {name}(a, b):"] + [f"    {line}" for line in self.PROLOGUE]
         body = []
         for _ in range(self.r.randint(2, 3)):
             body += self.stmt(ctx, 0, 1)
         body += self.flush(ctx, "    ")
-        return "\n".join(lines + body + ["    return x, y, z", ""])
+        return "\n".join(lines + body + [f"    return {self.RETURN}", ""])
 
 
 # ---------------------------------------------------------------- running
@@ -284,7 +288,9 @@ def _load(path, name):
 SEVERITY = ["ok", "documented", "raise-other-type", "raise", "wrong"]
 
 
-def run_all(tmp_dir, n_programs=N_PROGRAMS, seed=SEED):
+def run_all(tmp_dir, n_programs=N_PROGRAMS, seed=SEED, gen=Gen, prelude="", tag="staged"):
+    """``gen``: the generator class; ``prelude``: module text before the
+    programs (imports, helper classes); ``tag`` names the modules."""
     import autograph_cli.tf as tf
     import converters
 
@@ -293,13 +299,13 @@ def run_all(tmp_dir, n_programs=N_PROGRAMS, seed=SEED):
     start = time.perf_counter()
     for m in range(0, n_programs, PER_MODULE):
         count = min(PER_MODULE, n_programs - m)
-        sources = [Gen(rng).program(f"prog_{m + k}") for k in range(count)]
-        text = "\n\n".join(sources)
-        path = tmp_dir / f"_random_staged_{seed}_{m}.py"
+        sources = [gen(rng).program(f"prog_{m + k}") for k in range(count)]
+        text = prelude + "\n\n".join(sources)
+        path = tmp_dir / f"_random_{tag}_{seed}_{m}.py"
         path.write_text(text)
-        orig = _load(path, f"_random_staged_orig_{seed}_{m}")
+        orig = _load(path, f"_random_{tag}_orig_{seed}_{m}")
         result = converters.convert(text, filename=str(path), fast_path=True)
-        conv = exec_converted(result, f"_random_staged_conv_{seed}_{m}", str(path))
+        conv = exec_converted(result, f"_random_{tag}_conv_{seed}_{m}", str(path))
         for k, src in enumerate(sources):
             name = f"prog_{m + k}"
             stats.programs += 1

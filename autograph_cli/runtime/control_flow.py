@@ -194,6 +194,56 @@ def _merge(name, a, b, location, branch_names=("main", "else")):
     return ("tensors", fa, fb, a)
 
 
+class _AppendedInBranch(Exception):
+    """A staged conditional's branch appended to a list the other did not."""
+
+    def __init__(self, indices):
+        super().__init__(indices)
+        self.indices = indices
+
+
+def _appended_in_a_branch(lst, items, then, orelse, frame):
+    """Whether the list ``lst`` (which held ``items``, at least one) is
+    appended to on one path only: each branch left (its value, the value
+    frozen) either the list itself, in place, with ``items`` and then appended
+    ones, and the two lengths differ, or a TensorArray made of it by a nested
+    conditional or loop."""
+    if type(lst) is not list or not items:
+        return False
+    n, lengths = len(items), set()
+    for value, frozen in (then, orelse):
+        if isinstance(value, TensorArray) and getattr(value, "_is_list", False):
+            lengths.add(None)
+        elif value is lst and len(frozen) >= n and all(x is y for x, y in zip(items, frozen)):
+            lengths.add(len(frozen))
+        else:
+            return False
+    if len(lengths) == 2 and frame is not None and id(lst) in frame.lists:
+        # a list the staged loop being traced carries: the loop is traced
+        # again with a TensorArray for it (the conditional's error makes it)
+        frame.array_requests.add(frame.lists[id(lst)][0])
+        return False
+    return len(lengths) == 2
+
+
+def _restore_contents(v, saved):
+    """Put back a list's or dict's items (the same objects) if they changed."""
+    if isinstance(v, list):
+        if len(v) != len(saved) or any(x is not y for x, y in zip(v, saved)):
+            v[:] = saved
+    elif len(v) != len(saved) or any(k not in v or v[k] is not x for k, x in saved.items()):
+        v.clear()
+        v.update(saved)
+
+
+def _frozen(v):
+    """``v`` with its lists and dicts (at any depth) copied, so that later
+    writes into them do not change it; ``v`` itself when it holds none."""
+    if isinstance(v, (list, dict)) or (isinstance(v, tuple) and any(isinstance(c, (list, tuple, dict)) for c in v)):
+        return nest.pack_sequence_as(v, nest.flatten(v, expand_composites=False), expand_composites=False)
+    return v
+
+
 def _dummy_like(v):
     flat = nest.flatten(v)
     out = []
@@ -1153,22 +1203,59 @@ class Backend:
     """The operators' backend for symbolic tensors, TensorArrays, datasets."""
 
     def if_stmt(self, cond, body, orelse, state):
-        init = state.get()
+        init = list(state.get())
         # Everything else the branches may change (names not live after the
         # conditional): each branch is traced from the same Python state.
         others = Snapshot(state)
+        # the lists and dicts the carried names hold: a branch may change them
+        # in place (`acc.append(v)`, or `d['k'] = v` before `d = {...}`), and
+        # the other branch must start from what they held before
+        contents = [(v, list(v) if isinstance(v, list) else dict(v)) for v in init if isinstance(v, (list, dict))]
+        branch_values = []  # per branch: (the values it left, their frozen copies)
+        frame = _loop_frames[-1] if _loop_frames else None
 
         def run(fn):
+            for v, saved in contents:
+                _restore_contents(v, saved)
             state.set(init)
             others.restore()
             if fn is not None:
                 fn()
-            return state.get()
+            values = state.get()
+            # a list or dict a branch leaves (`retval_ = arr`) may be the one
+            # the other branch's restore writes back into (`arr[0]`): the
+            # conditional merges the contents each branch left
+            frozen = [_frozen(v) for v in values]
+            branch_values.append((values, frozen))
+            if len(branch_values) == 2:
+                (then_left, then_frozen), saved = branch_values[0], dict((id(v), c) for v, c in contents)
+                grown = [i for i, v in enumerate(init) if _appended_in_a_branch(
+                    v, saved.get(id(v)), (then_left[i], then_frozen[i]), (values[i], frozen[i]), frame)]
+                if grown:
+                    raise _AppendedInBranch(grown)
+            return frozen
 
         try:
-            out = staged_cond(cond, lambda: run(body), lambda: run(orelse), state.names, state.location)
+            try:
+                out = staged_cond(cond, lambda: run(body), lambda: run(orelse), state.names, state.location)
+            except _AppendedInBranch as e:
+                # a list appended to on one path only: its length depends on
+                # the data, so it is traced again as a TensorArray (as a list a
+                # staged loop appends to)
+                for i in e.indices:
+                    init[i] = list_to_tensor_array(init[i])
+                branch_values.clear()
+                out = staged_cond(cond, lambda: run(body), lambda: run(orelse), state.names, state.location)
         finally:
             others.restore()
+        (then_values, then_frozen), (else_values, else_frozen) = branch_values
+        # a value the branches left unchanged stays the same object
+        out = [tv if (v is tf and tv is ev) else v
+               for v, tv, tf, ev in zip(out, then_values, then_frozen, else_values)]
+        for i, v in enumerate(out):
+            if isinstance(v, TensorArray) and v._dtype is None:  # an empty list appended to on one path
+                v._dtype = next((b._dtype for b in (then_frozen[i], else_frozen[i])
+                                 if isinstance(b, TensorArray) and b._dtype is not None), None)
         state.set(out)
 
     def if_exp(self, cond, true_fn, false_fn):
