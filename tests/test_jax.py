@@ -612,3 +612,18 @@ def test_to_graph_and_the_hook_stage_under_jax_without_importing_the_adapter(tmp
                        text=True, timeout=300, env=dict(os.environ, PYTHONPATH=str(tmp_path)))
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.split() == ["12.0", "13.5", "12.0", "6.0"]
+
+
+def _dict_item_written_then_rebound(a):
+    d = {"k": a % 3, "m": 2}
+    if a > 0:
+        d["m"] = 7  # the dict the else branch starts from must keep m = 2
+        d = {"k": 1, "m": d["m"] + 1}
+    return d["k"], d["m"]
+
+
+def test_dict_item_written_then_rebound_in_a_branch():
+    staged = agj.jit(_dict_item_written_then_rebound)
+    for a in (3, -4, 0):
+        got = tuple(int(v) for v in staged(np.int32(a)))
+        assert got == _dict_item_written_then_rebound(a), a

@@ -654,8 +654,17 @@ class JaxBackend:
         pred = _pred(cond, state.location, "an if statement")
 
         accs = [(v, len(v.items)) for v in init if isinstance(v, _Acc)]
+        # the lists and dicts the carried names hold, which a branch may change
+        # in place (`d['k'] = v` before `d = {...}`): each branch starts from them
+        contents = [(v, list(v) if isinstance(v, list) else dict(v)) for v in init if isinstance(v, (list, dict))]
 
         def run(fn):
+            for v, saved in contents:
+                if isinstance(v, list):
+                    v[:] = saved
+                else:
+                    v.clear()
+                    v.update(saved)
             state.set(init)
             others.restore()
             if fn is not None:
