@@ -39,6 +39,7 @@ PUBLIC_MODULES = [
     "autograph_cli.tf.keras.metrics",
     "autograph_cli.tf.keras.models",
     "autograph_cli.tf.keras.optimizers",
+    "autograph_cli.tf.keras.regularizers",
     "autograph_cli.saved_model",
     "autograph_cli.saved_model.format",
     "autograph_cli.saved_model.load",
@@ -112,7 +113,7 @@ def test_tf_all_lists_every_public_global_and_nothing_else():
 
 
 KERAS_NAMESPACES = ["activations", "callbacks", "initializers", "layers", "losses", "metrics", "models",
-                    "optimizers"]
+                    "optimizers", "regularizers"]
 
 
 @pytest.mark.parametrize("namespace", ["", *KERAS_NAMESPACES])

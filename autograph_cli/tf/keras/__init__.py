@@ -2,12 +2,12 @@
 subclassed models, optimizers, losses, metrics, compile/fit/evaluate/predict)."""
 import sys as _sys
 
-from . import activations, callbacks, initializers, layers, losses, metrics, models, optimizers
+from . import activations, callbacks, initializers, layers, losses, metrics, models, optimizers, regularizers
 from .layers import Input, Layer
 from .models import Model, Sequential
 
 __all__ = [
-    "activations", "callbacks", "initializers", "layers", "losses", "metrics", "models", "optimizers", "Input",
+    "activations", "callbacks", "initializers", "layers", "losses", "metrics", "models", "optimizers", "regularizers", "Input",
     "Layer", "Model", "Sequential", "utils",
 ]
 

@@ -15,7 +15,7 @@ from autograph_cli.runtime.shapes import TensorShape
 from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 
 from . import initializers
-from ._layer import Layer
+from ._layer import Layer, _take_regularizers
 
 __all__ = ["MultiHeadAttention", "Normalization"]
 
@@ -34,10 +34,7 @@ class MultiHeadAttention(Layer):
     def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True, output_shape=None,
                  attention_axes=None, kernel_initializer="glorot_uniform", bias_initializer="zeros", seed=None,
                  **kwargs):
-        for k in ("kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
-                  "bias_constraint"):
-            if kwargs.pop(k, None) is not None:
-                raise NotImplementedError(f"MultiHeadAttention({k}=...) is not supported by this runtime")
+        _take_regularizers(self, kwargs, "kernel", "bias")
         if attention_axes is not None and tuple(np.atleast_1d(attention_axes)) not in ((1,), (-2,)):
             raise NotImplementedError("MultiHeadAttention attends over the steps axis only (attention_axes=None)")
         super().__init__(**kwargs)
@@ -52,9 +49,10 @@ class MultiHeadAttention(Layer):
         self.seed = seed
 
     def _proj(self, name, n_in, width):
-        kernel = self.add_weight(f"{name}/kernel", (n_in, self.num_heads, width), initializer=self.kernel_initializer)
-        bias = self.add_weight(f"{name}/bias", (self.num_heads, width), initializer=self.bias_initializer) \
-            if self.use_bias else None
+        kernel = self.add_weight(f"{name}/kernel", (n_in, self.num_heads, width), initializer=self.kernel_initializer,
+                                 regularizer=self.kernel_regularizer)
+        bias = self.add_weight(f"{name}/bias", (self.num_heads, width), initializer=self.bias_initializer,
+                               regularizer=self.bias_regularizer) if self.use_bias else None
         return kernel, bias
 
     def build(self, query_shape, value_shape=None, key_shape=None):
@@ -67,9 +65,9 @@ class MultiHeadAttention(Layer):
         out = self._output_shape
         out = q if out is None else int(out if isinstance(out, int) else tuple(out)[-1])
         self._output_kernel = self.add_weight("attention_output/kernel", (self.num_heads, self.value_dim, out),
-                                              initializer=self.kernel_initializer)
-        self._output_bias = self.add_weight("attention_output/bias", (out,), initializer=self.bias_initializer) \
-            if self.use_bias else None
+                                              initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
+        self._output_bias = self.add_weight("attention_output/bias", (out,), initializer=self.bias_initializer,
+                                            regularizer=self.bias_regularizer) if self.use_bias else None
         self.built = True
 
     def _maybe_build(self, inputs):

@@ -17,6 +17,7 @@ from autograph_cli.runtime import ops
 from autograph_cli.runtime.variables import Module, Variable, init_scope
 
 from . import initializers as _init
+from . import regularizers as _regularizers
 
 _name_counts: dict = {}
 _name_lock = threading.Lock()
@@ -152,12 +153,23 @@ def _symbolic_call(layer, inputs, args, kwargs):
     return node[4]
 
 
+def _take_regularizers(layer, kwargs, *names):
+    """Pop `<name>_regularizer` from a layer's keyword arguments into the
+    attribute of that name (for `add_weight(regularizer=...)`); constraints
+    are refused."""
+    for n in names:
+        setattr(layer, f"{n}_regularizer", _regularizers.get(kwargs.pop(f"{n}_regularizer", None)))
+        if kwargs.pop(f"{n}_constraint", None) is not None:
+            raise NotImplementedError(f"{type(layer).__name__}({n}_constraint=...) is not supported by this runtime")
+
+
 class Layer(Module):
     """tf.keras.layers.Layer."""
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
+        activity_regularizer = kwargs.pop("activity_regularizer", None)
         kwargs.pop("autocast", None)
         if kwargs:
             raise TypeError(f"Keyword argument not understood: {', '.join(sorted(kwargs))}")
@@ -167,6 +179,10 @@ class Layer(Module):
         self.built = False
         self._dtype_policy = dt.as_dtype(dtype or "float32")
         self._losses = []
+        # functions giving the weights' penalties (closures: checkpoints and
+        # variable tracking do not see the weights through them)
+        self._keras_untracked_regularizers = []
+        self.activity_regularizer = _regularizers.get(activity_regularizer)
         if input_shape is not None:
             self._batch_input_shape = (None,) + tuple(input_shape)
         elif input_dim is not None:
@@ -267,6 +283,8 @@ class Layer(Module):
     @property
     def losses(self):
         out = list(self._losses)
+        for penalty in getattr(self, "_keras_untracked_regularizers", ()):
+            out.append(penalty())
         for layer in self.layers:
             out.extend(layer.losses)
         return out
@@ -321,6 +339,11 @@ class Layer(Module):
                          dtype=dtype)
         if graph is not None:
             graph.created_variables.append(v)
+        reg = _regularizers.get(regularizer)
+        if reg is not None:
+            if not hasattr(self, "_keras_untracked_regularizers"):
+                self._keras_untracked_regularizers = []
+            self._keras_untracked_regularizers.append(lambda: reg(v))
         return v
 
     def build(self, input_shape):
@@ -364,9 +387,16 @@ class Layer(Module):
             self._clear_losses()  # an outermost call: add_loss collects this call's losses only
         stack.append(training)
         try:
-            return call(inputs, *args, **kwargs)
+            out = call(inputs, *args, **kwargs)
         finally:
             stack.pop()
+        reg = getattr(self, "activity_regularizer", None)
+        if reg is not None:  # tf.keras 2: the penalty of the outputs, divided by the batch size
+            for y in nest.flatten(out):
+                if isinstance(y, Tensor) and y.dtype.is_floating:
+                    penalty = reg(y)
+                    self.add_loss(penalty / ops.cast(ops.shape(y)[0], penalty.dtype))
+        return out
 
     def get_config(self):
         return {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}

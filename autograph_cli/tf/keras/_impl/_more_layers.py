@@ -13,7 +13,7 @@ from autograph_cli.runtime.ops import nn as nn_ops
 from autograph_cli.runtime.shapes import TensorShape
 
 from . import activations, initializers
-from ._layer import Layer
+from ._layer import Layer, _take_regularizers
 
 __all__ = [
     "Conv1D", "MaxPooling1D", "AveragePooling1D", "MaxPool1D", "AvgPool1D", "ZeroPadding1D", "ZeroPadding2D",
@@ -47,10 +47,7 @@ class Conv1D(Layer):
             raise ValueError("Conv1D supports data_format='channels_last' only")
         if groups != 1:
             raise NotImplementedError("Conv1D(groups=...) is not supported by this runtime")
-        for k in ("kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
-                  "bias_constraint"):
-            if kwargs.pop(k, None) is not None:
-                raise NotImplementedError(f"Conv1D({k}=...) is not supported by this runtime")
+        _take_regularizers(self, kwargs, "kernel", "bias")
         super().__init__(**kwargs)
         self.filters = int(filters)
         self.kernel_size = (_int1(kernel_size, "kernel_size"),)
@@ -73,8 +70,10 @@ class Conv1D(Layer):
         if c is None:
             raise ValueError(f"The channel dimension of the inputs to `Conv1D` should be defined. Found None. "
                              f"Full input shape received: {shape}")
-        self.kernel = self.add_weight("kernel", self.kernel_size + (c, self.filters), initializer=self.kernel_initializer)
-        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer) if self.use_bias else None
+        self.kernel = self.add_weight("kernel", self.kernel_size + (c, self.filters), initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
+        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer) if self.use_bias else None
         self.built = True
 
     def call(self, inputs):
@@ -231,8 +230,8 @@ class PReLU(Layer):
 
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None,
                  **kwargs):
-        if alpha_regularizer is not None or alpha_constraint is not None:
-            raise NotImplementedError("PReLU regularizers and constraints are not supported by this runtime")
+        _take_regularizers(self, {"alpha_regularizer": alpha_regularizer, "alpha_constraint": alpha_constraint},
+                           "alpha")
         super().__init__(**kwargs)
         self.alpha_initializer = initializers.get(alpha_initializer)
         self.shared_axes = None if shared_axes is None else \
@@ -245,7 +244,8 @@ class PReLU(Layer):
         if any(d is None for d in dims):
             raise ValueError(f"PReLU needs the non-batch dimensions of its inputs (or shared_axes over the unknown "
                              f"ones); received {TensorShape(input_shape)}")
-        self.alpha = self.add_weight("alpha", tuple(dims), initializer=self.alpha_initializer)
+        self.alpha = self.add_weight("alpha", tuple(dims), initializer=self.alpha_initializer,
+                                     regularizer=self.alpha_regularizer)
         self.built = True
 
     def call(self, inputs):

@@ -24,7 +24,7 @@ from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 from autograph_cli.runtime.tensor_array import TensorArray
 
 from . import activations, initializers
-from ._layer import Layer
+from ._layer import Layer, _take_regularizers
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN", "SimpleRNN", "LSTM", "GRU",
            "Bidirectional", "TimeDistributed"]
@@ -65,10 +65,7 @@ class _Cell(Layer):
     def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",
                  recurrent_initializer="orthogonal", bias_initializer="zeros", dropout=0.0, recurrent_dropout=0.0,
                  **kwargs):
-        for k in ("kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "kernel_constraint",
-                  "recurrent_constraint", "bias_constraint"):
-            if kwargs.pop(k, None) is not None:
-                raise NotImplementedError(f"{type(self).__name__}({k}=...) is not supported by this runtime")
+        _take_regularizers(self, kwargs, "kernel", "recurrent", "bias")
         kwargs.pop("implementation", None)
         seed = kwargs.pop("seed", None)
         super().__init__(**kwargs)
@@ -100,14 +97,16 @@ class _Cell(Layer):
             raise ValueError(f"The last dimension of the inputs to `{type(self).__name__}` should be defined. "
                              f"Found None. Full input shape received: {TensorShape(input_shape)}")
         k = self._gates * self.units
-        self.kernel = self.add_weight("kernel", (n, k), initializer=self.kernel_initializer)
+        self.kernel = self.add_weight("kernel", (n, k), initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
         self.recurrent_kernel = self.add_weight("recurrent_kernel", (self.units, k),
-                                                initializer=self.recurrent_initializer)
+                                                initializer=self.recurrent_initializer,
+                                                regularizer=self.recurrent_regularizer)
 
     def build(self, input_shape):
         self._build_kernels(input_shape)
-        self.bias = self.add_weight("bias", (self._gates * self.units,), initializer=self.bias_initializer) \
-            if self.use_bias else None
+        self.bias = self.add_weight("bias", (self._gates * self.units,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer) if self.use_bias else None
         self.built = True
 
     def _prepare_dropout(self, x0, h0, training):
@@ -188,7 +187,7 @@ class LSTMCell(_Cell):
                 def init(shape, dtype=None, **kwargs):  # (the forget gate's bias starts at one)
                     return ops.concat([base((u,), dtype=dtype), ops.ones((u,), dtype=dtype),
                                        base((2 * u,), dtype=dtype)], 0)
-            self.bias = self.add_weight("bias", (4 * self.units,), initializer=init)
+            self.bias = self.add_weight("bias", (4 * self.units,), initializer=init, regularizer=self.bias_regularizer)
         self.built = True
 
     def call(self, inputs, states, training=None):
@@ -227,7 +226,8 @@ class GRUCell(_Cell):
     def build(self, input_shape):
         self._build_kernels(input_shape)
         shape = (2, 3 * self.units) if self.reset_after else (3 * self.units,)
-        self.bias = self.add_weight("bias", shape, initializer=self.bias_initializer) if self.use_bias else None
+        self.bias = self.add_weight("bias", shape, initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer) if self.use_bias else None
         self.built = True
 
     def call(self, inputs, states, training=None):
@@ -456,7 +456,7 @@ class _CellLayer(RNN):
     _cell_class: type = SimpleRNNCell
     _rnn_args = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll", "time_major",
                  "zero_output_for_mask")
-    _layer_args = ("name", "trainable", "dtype", "input_shape", "input_dim", "autocast")
+    _layer_args = ("name", "trainable", "dtype", "input_shape", "input_dim", "autocast", "activity_regularizer")
 
     def __init__(self, units, **kwargs):
         rnn = {k: kwargs.pop(k) for k in self._rnn_args if k in kwargs}

@@ -13,7 +13,7 @@ from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 from . import activations, initializers
 from . import _attention, _more_layers, _text
 from ._attention import *  # noqa: F403
-from ._layer import KerasTensor, Layer
+from ._layer import KerasTensor, Layer, _take_regularizers
 from ._more_layers import *  # noqa: F403
 from ._text import *  # noqa: F403
 from ._recurrent import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell, StackedRNNCells,
@@ -85,10 +85,7 @@ def Input(shape=None, batch_size=None, dtype=None, name=None, **kwargs):  # noqa
 class Dense(Layer):
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", **kwargs):
-        for k in ("kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
-                  "bias_constraint"):
-            if kwargs.pop(k, None) is not None:
-                raise NotImplementedError(f"Dense({k}=...) is not supported by this runtime")
+        _take_regularizers(self, kwargs, "kernel", "bias")
         super().__init__(**kwargs)
         self.units = int(units)
         if self.units <= 0:
@@ -100,8 +97,10 @@ class Dense(Layer):
 
     def build(self, input_shape):
         n = _static_dim(input_shape, -1, self)
-        self.kernel = self.add_weight("kernel", (n, self.units), initializer=self.kernel_initializer)
-        self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer) if self.use_bias else None
+        self.kernel = self.add_weight("kernel", (n, self.units), initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
+        self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer) if self.use_bias else None
         self.built = True
 
     def call(self, inputs):
@@ -122,6 +121,7 @@ class Conv2D(Layer):
                  **kwargs):
         if data_format not in (None, "channels_last"):
             raise ValueError("Conv2D supports data_format='channels_last' only")
+        _take_regularizers(self, kwargs, "kernel", "bias")
         super().__init__(**kwargs)
         self.filters = int(filters)
         self.kernel_size = _tuple2(kernel_size, "kernel_size")
@@ -140,8 +140,10 @@ class Conv2D(Layer):
             raise ValueError(f"Input 0 of layer \"{self.name}\" is incompatible with the layer: expected ndim=4, "
                              f"found ndim={TensorShape(input_shape).rank}. Full shape received: {TensorShape(input_shape)}")
         c = _static_dim(input_shape, -1, self, "channel")
-        self.kernel = self.add_weight("kernel", self.kernel_size + (c, self.filters), initializer=self.kernel_initializer)
-        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer) if self.use_bias else None
+        self.kernel = self.add_weight("kernel", self.kernel_size + (c, self.filters), initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
+        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer) if self.use_bias else None
         self.built = True
 
     def call(self, inputs):
@@ -283,6 +285,7 @@ class Dropout(Layer):
 class Embedding(Layer):
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", mask_zero=False, **kwargs):
         kwargs.pop("input_length", None)
+        _take_regularizers(self, kwargs, "embeddings")
         super().__init__(**kwargs)
         self.input_dim = int(input_dim)
         self.output_dim = int(output_dim)
@@ -291,7 +294,8 @@ class Embedding(Layer):
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
-                                          initializer=self.embeddings_initializer)
+                                          initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer)
         self.built = True
 
     def call(self, inputs):
