@@ -376,7 +376,9 @@ debugging = _types.SimpleNamespace(
 
 # autograph ------------------------------------------------------------------------
 class _Feature:
-    """Names of AutoGraph's optional features (accepted; all of them are on)."""
+    """Names of AutoGraph's optional features (accepted; BUILTIN_FUNCTIONS
+    stages print, LISTS makes ``stack`` treat Python lists as TensorLists;
+    the others are always on)."""
 
     ALL = "ALL"
     AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
@@ -423,20 +425,53 @@ def _trace(*args: object) -> None:
     builtins_print(*args)
 
 
+def _lists_feature_graph() -> Any:
+    """The graph being traced, when its tf.function was given
+    ``experimental_autograph_options=Feature.LISTS`` (or ALL); else None."""
+    from autograph_cli.runtime.context import ctx
+
+    g = ctx.graph
+    features = getattr(g, "autograph_features", None) if g is not None else None
+    return g if features and ({"LISTS", "ALL"} & features) else None
+
+
 def _set_element_type(entity: object, dtype: object, shape: object = None) -> None:
     """tensorflow.python.autograph.set_element_type: a declaration for
-    TensorFlow's list conversion; here a list that a staged loop appends to
-    takes its element type from what is appended, so it does nothing."""
+    TensorFlow's list conversion. A list that a staged loop appends to takes
+    its element type from what is appended; under Feature.LISTS (TensorFlow's
+    lists as TensorLists) the declaration is what ``stack`` of a Python list
+    needs, as there."""
+    g = _lists_feature_graph()
+    if g is not None and isinstance(entity, list):
+        declared = g.__dict__.setdefault("declared_list_types", {})
+        declared[id(entity)] = (entity, as_dtype(dtype), None if shape is None else TensorShape(shape))
 
 
 def _stack(list_or_tensor: object, element_dtype: object = None, strict: _builtins.bool = True) -> object:
     """tensorflow.python.autograph.stack: a list that staged code turned into
     a TensorArray, stacked; a tensor as it is; a Python list as it is when
-    ``strict`` is False (an error when True, as in TensorFlow)."""
+    ``strict`` is False (an error when True, as in TensorFlow). Under
+    Feature.LISTS a Python list is TensorFlow's TensorList: stacked, of the
+    type ``set_element_type`` declared (a ValueError without one, or when
+    it is empty and its element shape is not declared)."""
     if isinstance(list_or_tensor, TensorArray):
         return list_or_tensor.stack()
     if isinstance(list_or_tensor, Tensor):
         return list_or_tensor
+    g = _lists_feature_graph() if isinstance(list_or_tensor, list) else None
+    if g is not None and isinstance(list_or_tensor, list):
+        entry = g.__dict__.get("declared_list_types", {}).get(id(list_or_tensor))
+        declared = entry[1:] if entry is not None and entry[0] is list_or_tensor else (None, None)
+        dtype = as_dtype(element_dtype) if element_dtype is not None else declared[0]
+        if dtype is None:
+            raise ValueError("cannot stack a list without knowing its element type; use set_element_type to "
+                             "annotate it")
+        if not list_or_tensor:
+            if declared[1] is None or not declared[1].is_fully_defined():
+                raise ValueError("cannot stack an empty list whose element shape is unknown; declare it with "
+                                 "set_element_type(l, dtype, shape)")
+            return _ops.zeros([0, *declared[1].as_list()], dtype=dtype)
+        return stack([convert_to_tensor(x, dtype=dtype) for x in list_or_tensor])
     if strict:
         raise ValueError(f"{list_or_tensor!r} must be stackable when strict=True")
     return list_or_tensor

@@ -3,10 +3,12 @@ loops (reference: basic_list_test.py; its `ag` is tensorflow.python.autograph,
 whose stack/set_element_type tf.autograph provides here).
 
 TensorFlow's Feature.LISTS turns every `l = []` into a TensorList; here a list
-becomes a TensorArray only when a staged loop appends to it (README), so a
-list filled by a Python loop stays a Python list and `ag.stack(l,
-strict=False)` gives it back as it is, also when it is empty (TensorFlow:
-ValueError, a TensorList of unknown element type cannot be stacked).
+becomes a TensorArray only when a staged loop appends to it (README), and a
+list filled by a Python loop stays a Python list. Under Feature.LISTS,
+`ag.stack(l, strict=False)` of such a list stacks it as TensorFlow's
+TensorList: it needs the type `set_element_type` declared (ValueError
+without, or when it is empty and its element shape is unknown); without the
+feature it gives the list back as it is.
 """
 from __future__ import annotations
 
@@ -112,9 +114,26 @@ def test_basic(ref_lists, target, args):
     ref_lists.matches_eager(target, *args)
 
 
-@pytest.mark.parametrize("target,args", [(fill, (5,)), (fill_rows, (2, 3)), (no_declared_type, (3,))])
+@pytest.mark.parametrize("target,args", [(fill, (5,)), (fill_rows, (2, 3)), (pop_some, (4,))])
 def test_python_lists_under_a_trace(ref_lists, target, args):
+    # Feature.LISTS: a Python list is TensorFlow's TensorList, stacked to a tensor
     ref_lists.matches_eager(target, *args)
+
+
+@pytest.mark.parametrize("target,args,regex", [
+    (no_declared_type, (3,), "cannot stack a list without knowing its element type; use set_element_type"),
+    (fill, (0,), "cannot stack an empty list whose element shape is unknown"),
+    (fill_rows, (0, 3), "cannot stack an empty list whose element shape is unknown")])
+def test_lists_feature_needs_the_element_type(ref_lists, target, args, regex):
+    # as TensorFlow's: a TensorList of unknown element type (or, empty, of
+    # unknown element shape) cannot be stacked
+    with pytest.raises(ValueError, match=regex):
+        ref_lists.function(target)(*args)
+
+
+@pytest.mark.parametrize("target,args", [(no_declared_type, (3,)), (fill, (0,)), (fill_rows, (0, 3))])
+def test_without_the_lists_feature_a_python_list_stays(ref, target, args):
+    ref.matches_eager(target, *args)
 
 
 def test_strict_stack_of_a_python_list_is_an_error():
