@@ -204,3 +204,63 @@ def test_normalization_adapt_and_given_statistics():
     model.compile(optimizer="adam", loss="mse")
     model.fit(data, data[:, :1], epochs=2, verbose=0)
     np.testing.assert_allclose(norm.mean.numpy(), data.mean(0), rtol=1e-5)  # fit leaves the statistics alone
+
+
+def test_dropout_noise_shape_and_spatial_dropout_drop_whole_slices():
+    x = np.ones((4, 6, 5), np.float32)
+    y = L.Dropout(0.5, noise_shape=(None, 1, None), seed=1)(x, training=True).numpy()
+    assert (y == y[:, :1, :]).all() and set(np.unique(y)) <= {0.0, 2.0} and 0 < (y == 0).mean() < 1
+    y = L.SpatialDropout1D(0.5)(x, training=True).numpy()
+    assert (y == y[:, :1, :]).all()
+    img = np.ones((2, 3, 3, 8), np.float32)
+    y = tf.function(lambda v: L.SpatialDropout2D(0.5)(v, training=True),
+                    input_signature=[tf.TensorSpec([None, 3, 3, 8], tf.float32)])(img).numpy()
+    assert (y == y[:, :1, :1, :]).all() and set(np.unique(y)) <= {0.0, 2.0}
+    np.testing.assert_array_equal(L.SpatialDropout1D(0.5)(x).numpy(), x)  # not training: the identity
+
+
+def test_gaussian_noise_and_activity_regularization_layers():
+    x = np.zeros((200, 50), np.float32)
+    noisy = L.GaussianNoise(0.5)(x, training=True).numpy()
+    assert abs(noisy.std() - 0.5) < 0.02 and abs(noisy.mean()) < 0.02
+    np.testing.assert_array_equal(L.GaussianNoise(0.5)(x).numpy(), x)
+    reg = L.ActivityRegularization(l1=0.1, l2=0.01)
+    v = _x(4, 3)
+    np.testing.assert_array_equal(reg(v).numpy(), v)
+    assert np.isclose(float(reg.losses[0]), (0.1 * np.abs(v).sum() + 0.01 * (v ** 2).sum()) / 4, rtol=1e-5)
+
+
+def test_masks_follow_tensors_into_layers_called_in_a_subclassed_model():
+    class Model(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.embedding = L.Embedding(input_dim=50, output_dim=4, mask_zero=True)
+            self.lstm = L.LSTM(3, return_sequences=True)
+            self.pool = L.GlobalAveragePooling1D()
+
+        def call(self, inputs):
+            return self.pool(self.lstm(self.embedding(inputs)))
+
+    model = Model()
+    ids = np.array([[3, 4, 5, 0, 0], [2, 0, 0, 0, 0]])
+    out = model(ids).numpy()
+    # trailing padding is masked all the way through: more of it changes nothing
+    np.testing.assert_allclose(model(np.pad(ids, ((0, 0), (0, 4)))).numpy(), out, atol=1e-6)
+    np.testing.assert_allclose(tf.function(lambda v: model(v))(ids).numpy(), out, atol=1e-6)
+    seq = model.lstm(model.embedding(ids)).numpy()
+    np.testing.assert_allclose(out, np.stack([seq[0, :3].mean(0), seq[1, :1].mean(0)]), atol=1e-6)
+
+
+def test_from_config_rebuilds_a_custom_layer():
+    class Linear(keras.layers.Layer):
+        def __init__(self, units=32, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+
+        def get_config(self):
+            return {**super().get_config(), "units": self.units}
+
+    layer = Linear(64, name="lin")
+    config = layer.get_config()
+    new = Linear.from_config(config)
+    assert new.units == 64 and new.name == "lin" and new.get_config() == config

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import threading
+import weakref
 
 import numpy as np
 
@@ -37,6 +38,33 @@ def _snake(name):
             out.append("_")
         out.append(ch.lower())
     return "".join(out)
+
+
+# The Keras mask of a layer's output (tf.keras keeps it as `tensor._keras_mask`;
+# tensors here have no such slot): id(tensor) -> (weak reference, mask).
+_masks: dict = {}
+
+
+def _set_mask(t, mask):
+    if mask is None or not isinstance(t, Tensor):
+        return
+    key = id(t)
+
+    def forget(ref, key=key):
+        entry = _masks.get(key)
+        if entry is not None and entry[0] is ref:
+            del _masks[key]
+
+    try:
+        _masks[key] = (weakref.ref(t, forget), mask)
+    except TypeError:
+        pass
+
+
+def keras_mask(t):
+    """The mask a layer gave its output `t` (None if none)."""
+    entry = _masks.get(id(t))
+    return entry[1] if entry is not None and entry[0]() is t else None
 
 
 class _CallContext(threading.local):
@@ -382,6 +410,12 @@ class Layer(Module):
             from autograph_cli.operators import converted
 
             call = converted(call)
+        mask = kwargs.get("mask")
+        if mask is None and isinstance(inputs, Tensor):
+            # the mask an earlier layer gave these inputs goes to a call that takes one
+            mask = keras_mask(inputs)
+            if mask is not None and _accepts(self.call, "mask"):
+                kwargs["mask"] = mask
         self._maybe_build(inputs)
         if not stack:
             self._clear_losses()  # an outermost call: add_loss collects this call's losses only
@@ -390,6 +424,9 @@ class Layer(Module):
             out = call(inputs, *args, **kwargs)
         finally:
             stack.pop()
+        if isinstance(out, Tensor):
+            compute = getattr(self, "compute_mask", None)
+            _set_mask(out, mask if compute is None else compute(inputs, mask))
         reg = getattr(self, "activity_regularizer", None)
         if reg is not None:  # tf.keras 2: the penalty of the outputs, divided by the batch size
             for y in nest.flatten(out):
@@ -400,6 +437,11 @@ class Layer(Module):
 
     def get_config(self):
         return {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}
+
+    @classmethod
+    def from_config(cls, config):
+        """A new layer made from `get_config()`'s dictionary: cls(**config)."""
+        return cls(**config)
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -24,7 +24,8 @@ __all__ = [
     "AvgPool2D", "GlobalAveragePooling1D", "GlobalMaxPooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling2D", "Flatten", "Reshape", "Dropout", "Embedding",
     "LayerNormalization", "BatchNormalization", "Activation", "ReLU", "Softmax", "Lambda", "Concatenate", "Add",
     "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN", "SimpleRNN", "LSTM", "GRU", "Bidirectional",
-    "TimeDistributed", "Masking", "InputSpec",
+    "TimeDistributed", "Masking", "InputSpec", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise",
+    "ActivityRegularization",
 ]
 __all__ += _more_layers.__all__
 __all__ += _attention.__all__
@@ -278,8 +279,62 @@ class Dropout(Layer):
         if training and self.rate > 0:
             if self.rate >= 1:
                 return ops.zeros_like(inputs)
-            return nn_ops.dropout(inputs, self.rate, seed=self.seed)
+            if self.noise_shape is None:
+                return nn_ops.dropout(inputs, self.rate, seed=self.seed)
+            # one draw per element of noise_shape (None: the input's size there), broadcast over the rest
+            noise = list(self.noise_shape)
+            if len(noise) != inputs.shape.rank:
+                raise ValueError(f"noise_shape {tuple(noise)} must have the rank of the inputs ({inputs.shape})")
+            dims = inputs.shape.dims
+            shape = [d if d is not None else dims[i] if dims[i] is not None else ops.shape(inputs)[i]
+                     for i, d in enumerate(noise)]
+            return inputs * nn_ops.dropout(ops.ones(shape, dtype=inputs.dtype), self.rate, seed=self.seed)
         return inputs
+
+
+class SpatialDropout1D(Dropout):
+    """Dropout of whole channels of (batch, steps, channels) inputs."""
+
+    def __init__(self, rate, seed=None, **kwargs):
+        super().__init__(rate, noise_shape=(None, 1, None), seed=seed, **kwargs)
+
+
+class SpatialDropout2D(Dropout):
+    """Dropout of whole channels of (batch, height, width, channels) inputs."""
+
+    def __init__(self, rate, data_format=None, seed=None, **kwargs):
+        if data_format not in (None, "channels_last"):
+            raise ValueError("SpatialDropout2D supports data_format='channels_last' only")
+        super().__init__(rate, noise_shape=(None, 1, 1, None), seed=seed, **kwargs)
+
+
+class GaussianNoise(Layer):
+    """Adds zero-mean normal noise of the given stddev when training; the identity otherwise."""
+
+    def __init__(self, stddev, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.stddev = float(stddev)
+        self.seed = seed
+
+    def call(self, inputs, training=False):
+        if isinstance(training, Tensor):
+            c = training.const if isinstance(training, SymbolicTensor) else training._value
+            if c is None:
+                raise NotImplementedError("GaussianNoise needs a Python (or constant) `training` value")
+            training = bool(c)
+        if training and self.stddev > 0:
+            return inputs + ops.random_normal(ops.shape(inputs), 0.0, self.stddev, dtype=inputs.dtype, seed=self.seed)
+        return inputs
+
+
+class ActivityRegularization(Layer):
+    """The identity, adding l1 * sum(|x|) + l2 * sum(x ** 2) of its inputs (per example) to the losses."""
+
+    def __init__(self, l1=0.0, l2=0.0, **kwargs):  # noqa: E741
+        from . import regularizers
+
+        super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
+        self.l1, self.l2 = float(l1), float(l2)
 
 
 class Embedding(Layer):
