@@ -264,3 +264,19 @@ def test_from_config_rebuilds_a_custom_layer():
     config = layer.get_config()
     new = Linear.from_config(config)
     assert new.units == 64 and new.name == "lin" and new.get_config() == config
+
+
+def test_python_operators_on_functional_tensors_become_layers():
+    i, j = keras.Input(shape=(3,)), keras.Input(shape=(3,))
+    dense = L.Dense(3)
+    out = (dense(i) * 2 + j) / 4 - 1.5 * i + i[:, :1] ** 2 - (1 - j) + abs(-i)
+    model = keras.Model([i, j], out)
+    assert model.output_shape == (None, 3)
+    assert [type(layer).__name__ for layer in model.layers].count("TFOpLambda") == 13
+    a, b = _x(4, 3), _x(4, 3)
+    k, bias = dense.kernel.numpy(), dense.bias.numpy()
+    ref = ((a @ k + bias) * 2 + b) / 4 - 1.5 * a + a[:, :1] ** 2 - (1 - b) + np.abs(a)
+    np.testing.assert_allclose(model([a, b]).numpy(), ref, atol=1e-5)
+    np.testing.assert_allclose(model.predict([a, b], verbose=0), ref, atol=1e-5)
+    with pytest.raises(TypeError, match="Lambda"):
+        tf.concat([i, j], axis=1)

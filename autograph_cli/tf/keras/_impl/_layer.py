@@ -139,6 +139,62 @@ class KerasTensor:
     def __repr__(self):
         return f"<KerasTensor shape={self.shape}, dtype={self.dtype.name}, name={self.name}>"
 
+    def _as_tensor(self):
+        raise TypeError(f"{self!r} is a symbolic Keras tensor of a functional model: a TensorFlow function cannot "
+                        f"take it; apply the computation in a tf.keras.layers.Lambda (or a custom Layer)")
+
+    # Python operators on symbolic tensors become layers of the model (tf.keras' TFOpLambda)
+    def _op(self, name, fn, *others):
+        return TFOpLambda(fn, name=unique_name(f"tf.math.{name}"))(self, *others)
+
+    def __add__(self, other):
+        return self._op("add", lambda a, b: a + b, other)
+
+    def __radd__(self, other):
+        return self._op("add", lambda a, b: b + a, other)
+
+    def __sub__(self, other):
+        return self._op("subtract", lambda a, b: a - b, other)
+
+    def __rsub__(self, other):
+        return self._op("subtract", lambda a, b: b - a, other)
+
+    def __mul__(self, other):
+        return self._op("multiply", lambda a, b: a * b, other)
+
+    def __rmul__(self, other):
+        return self._op("multiply", lambda a, b: b * a, other)
+
+    def __truediv__(self, other):
+        return self._op("truediv", lambda a, b: a / b, other)
+
+    def __rtruediv__(self, other):
+        return self._op("truediv", lambda a, b: b / a, other)
+
+    def __floordiv__(self, other):
+        return self._op("floordiv", lambda a, b: a // b, other)
+
+    def __mod__(self, other):
+        return self._op("floormod", lambda a, b: a % b, other)
+
+    def __pow__(self, other):
+        return self._op("pow", lambda a, b: a ** b, other)
+
+    def __matmul__(self, other):
+        return self._op("matmul", lambda a, b: a @ b, other)
+
+    def __rmatmul__(self, other):
+        return self._op("matmul", lambda a, b: b @ a, other)
+
+    def __neg__(self):
+        return self._op("negative", lambda a: -a)
+
+    def __abs__(self):
+        return self._op("abs", lambda a: abs(a))
+
+    def __getitem__(self, key):
+        return TFOpLambda(lambda a: a[key], name=unique_name("tf.__operators__.getitem"))(self)
+
 
 def _has_keras_tensor(structure):
     return any(isinstance(x, KerasTensor) for x in nest.flatten(structure))
@@ -446,3 +502,15 @@ class Layer(Module):
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
+
+
+class TFOpLambda(Layer):
+    """A Python operator applied to symbolic Keras tensors, as a layer of the
+    functional model (tf.keras' TFOpLambda)."""
+
+    def __init__(self, fn, **kwargs):
+        super().__init__(**kwargs)
+        self.fn = fn
+
+    def call(self, inputs, *args):
+        return self.fn(inputs, *args)
