@@ -280,3 +280,46 @@ def test_python_operators_on_functional_tensors_become_layers():
     np.testing.assert_allclose(model.predict([a, b], verbose=0), ref, atol=1e-5)
     with pytest.raises(TypeError, match="Lambda"):
         tf.concat([i, j], axis=1)
+
+
+@pytest.mark.parametrize("padding,strides", [("valid", 1), ("valid", 2), ("same", 2), ("same", 1)])
+def test_conv2d_transpose_is_the_adjoint_of_conv2d(padding, strides):
+    layer = L.Conv2DTranspose(3, 3, strides=strides, padding=padding, use_bias=False)
+    x = _x(2, 4, 5, 2)
+    y = layer(x)
+    w = layer.kernel.numpy()
+    assert w.shape == (3, 3, 3, 2)
+    out = {"valid": lambda n: n * strides + max(3 - strides, 0), "same": lambda n: n * strides}[padding]
+    assert y.shape == (2, out(4), out(5), 3)
+    # <conv2d(z, w), x> == <z, conv2d_transpose(x, w)> for every z: the transpose
+    z = _x(*y.shape)
+    lhs = (tf.nn.conv2d(z, w, strides, padding.upper()).numpy() * x).sum()
+    assert np.isclose(lhs, (z * y.numpy()).sum(), rtol=1e-4)
+    # by hand: each input pixel scatters kernel-weighted copies (valid, the definition)
+    if padding == "valid":
+        ref = np.zeros(y.shape)
+        for i in range(4):
+            for j in range(5):
+                ref[:, i * strides:i * strides + 3, j * strides:j * strides + 3] += \
+                    np.einsum("nc,hwfc->nhwf", x[:, i, j], w)
+        np.testing.assert_allclose(y.numpy(), ref, atol=1e-5)
+    staged = _staged(layer, x, tf.TensorSpec([None, None, None, 2], tf.float32))
+    np.testing.assert_allclose(staged, y.numpy(), atol=1e-5)
+
+
+def test_conv_autoencoder_trains():
+    keras.utils.set_random_seed(2)
+    inp = keras.Input(shape=(8, 8, 1))
+    h = L.Conv2D(4, 3, strides=2, padding="same", activation="relu")(inp)
+    out = L.Conv2DTranspose(1, 3, strides=2, padding="same")(h)
+    model = keras.Model(inp, out)
+    assert model.output_shape == (None, 8, 8, 1)
+    x = RNG.random((16, 8, 8, 1)).astype(np.float32)
+    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
+    hist = model.fit(x, x, epochs=10, batch_size=8, verbose=0)
+    assert hist.history["loss"][-1] < hist.history["loss"][0] / 2
+
+
+def test_tf_nn_conv1d_is_conv1d_layer_math():
+    x, w = _x(2, 7, 3), _x(3, 3, 2)
+    np.testing.assert_allclose(tf.nn.conv1d(x, w, 2, "VALID").numpy(), _conv1d_ref(x, w, 2), atol=1e-5)

@@ -27,6 +27,7 @@ __all__ = [
     "softmax", "log_softmax", "dropout", "bias_add", "conv2d", "max_pool2d", "avg_pool2d", "max_pool", "avg_pool",
     "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits",
     "sigmoid_cross_entropy_with_logits", "l2_loss", "moments", "batch_normalization", "l2_normalize",
+    "conv1d", "conv2d_transpose",
 ]
 
 # op name -> gradient function: fn(inputs, outputs, attrs, output_grads) -> [input grads]
@@ -450,6 +451,40 @@ def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC", dilat
     if attrs["strides"] != (1, 1) and attrs["dilations"] != (1, 1):
         raise ValueError("strides > 1 not supported in conjunction with dilations > 1")
     return apply1(CONV2D, [x, w], attrs)
+
+
+def _conv1d_arg(v):
+    """An int, or TensorFlow's [v] / [1, v, 1] forms of a 1-D stride or dilation."""
+    if isinstance(v, (list, tuple)):
+        v = v[1] if len(v) == 3 else v[0]
+    return int(v)
+
+
+def conv1d(input, filters, stride=1, padding="VALID", data_format="NWC", dilations=None, name=None):  # noqa: A002
+    """1-D convolution of (batch, width, channels) with filters (k, in, out): conv2d over a height of one."""
+    if data_format not in (None, "NWC"):
+        raise ValueError("conv1d supports data_format='NWC' only")
+    x = _array.expand_dims(_t(input), 1)
+    w = _array.expand_dims(_t(filters, dtype=x.dtype), 0)
+    d = 1 if dilations is None else _conv1d_arg(dilations)
+    y = conv2d(x, w, (1, _conv1d_arg(stride)), padding, dilations=(1, d))
+    return _array.squeeze(y, [1])
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC",  # noqa: A002
+                     dilations=None, name=None):
+    """The transpose (gradient with respect to its input) of conv2d: filters are
+    (kh, kw, out_channels, in_channels); `output_shape` is the result's NHWC shape."""
+    if data_format not in (None, "NHWC"):
+        raise ValueError("conv2d_transpose supports data_format='NHWC' only")
+    dy = _t(input)
+    w = _t(filters, dtype=dy.dtype)
+    attrs = _conv_attrs(strides, padding, 1 if dilations is None else dilations)
+    shape = output_shape
+    if isinstance(shape, Tensor):
+        shape = [shape[i] for i in range(4)]
+    out = _array.zeros(list(shape), dtype=dy.dtype)  # (only its shape is read)
+    return apply1(CONV2D_BP_INPUT, [out, w, dy], attrs)
 
 
 def _pool_infer(name):
