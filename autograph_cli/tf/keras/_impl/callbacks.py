@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 __all__ = ["Callback", "History", "EarlyStopping", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau",
-           "TerminateOnNaN", "ProgbarLogger", "CallbackList"]
+           "TerminateOnNaN", "ProgbarLogger", "CallbackList", "ModelCheckpoint"]
 
 
 class Callback:
@@ -131,6 +131,55 @@ class EarlyStopping(Callback):
             self.model.stop_training = True
             if self.restore_best_weights and self.best_weights is not None:
                 self.model.set_weights(self.best_weights)
+
+
+class ModelCheckpoint(Callback):
+    """Saves the model's weights after each epoch (or only when `monitor` improved), to a path that
+    may hold the epoch and the logs (`"ckpt-{epoch:02d}-{val_loss:.2f}"`)."""
+
+    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False, save_weights_only=False,
+                 mode="auto", save_freq="epoch", options=None, initial_value_threshold=None, **kwargs):
+        super().__init__()
+        if not save_weights_only:
+            raise NotImplementedError("ModelCheckpoint(save_weights_only=False) saves whole models (model.save), "
+                                      "which this runtime does not support; pass save_weights_only=True")
+        if save_freq != "epoch":
+            raise NotImplementedError("ModelCheckpoint supports save_freq='epoch' only")
+        if mode not in ("auto", "min", "max"):
+            mode = "auto"
+        if mode == "auto":
+            mode = "max" if ("acc" in monitor or monitor.startswith("fmeasure") or monitor.startswith("auc")) \
+                else "min"
+        self.filepath = os.fspath(filepath)
+        self.monitor, self.verbose, self.mode = monitor, verbose, mode
+        self.save_best_only = save_best_only
+        self.save_weights_only = save_weights_only
+        self.best = initial_value_threshold if initial_value_threshold is not None else \
+            (np.inf if mode == "min" else -np.inf)
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = dict(logs or {})
+        path = self.filepath.format(epoch=epoch + 1, **logs)
+        if self.save_best_only:
+            current = logs.get(self.monitor)
+            if current is None:
+                print(f"Can save best model only with {self.monitor} available, skipping.", file=sys.stderr)
+                return
+            current = float(current)
+            if not (current < self.best if self.mode == "min" else current > self.best):
+                if self.verbose > 0:
+                    print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
+                return
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to {current:.5f}, "
+                      f"saving model to {path}")
+            self.best = current
+        elif self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: saving model to {path}")
+        directory = os.path.dirname(path)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        self.model.save_weights(path, overwrite=True)
 
 
 def _current_lr(model):

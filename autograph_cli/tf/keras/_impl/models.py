@@ -9,6 +9,8 @@ the runtime once); otherwise it runs eagerly.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from autograph_cli.runtime import dtypes as dt
@@ -723,6 +725,39 @@ class Model(Layer):
 
     def predict_on_batch(self, x):
         return self.make_predict_function()((_to_tensors(nest.map_structure(_as_array, x)),)).numpy()
+
+    # weights files ---------------------------------------------------------------------
+    def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
+        """Save the weights: a path ending in .h5 or .keras gets one file (a numpy archive of
+        get_weights(), in order: not HDF5); any other path is a TensorFlow-style checkpoint
+        prefix (tf.train.Checkpoint of the model, optimizer state included), recorded in the
+        directory's `checkpoint` file so tf.train.latest_checkpoint finds it."""
+        from autograph_cli.runtime import checkpoint as _ckpt
+
+        path = os.fspath(filepath)
+        if not overwrite and (os.path.exists(path) or os.path.exists(path + ".index")):
+            raise FileExistsError(f"{path} exists and overwrite=False")
+        if save_format == "h5" or path.endswith((".h5", ".keras")):
+            with open(path, "wb") as f:
+                np.savez(f, *self.get_weights())
+            return
+        _ckpt.Checkpoint(model=self).write(path)
+        _ckpt._update_state(os.path.dirname(path), path, None)
+
+    def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
+        """Load weights written by save_weights (a checkpoint's weights are restored when the
+        layers that hold them are built, if they are not yet)."""
+        from autograph_cli.runtime import checkpoint as _ckpt
+
+        path = os.fspath(filepath)
+        if path.endswith((".h5", ".keras")):
+            if not self.weights:
+                raise ValueError(f"Unable to load weights into model {self.name}, which has not created its "
+                                 f"variables yet: call it on a batch (or build it) first")
+            with np.load(path) as data:
+                self.set_weights([data[f"arr_{i}"] for i in range(len(data.files))])
+            return None
+        return _ckpt.Checkpoint(model=self).read(path)
 
     def summary(self, print_fn=None):
         print_fn = print_fn or print
