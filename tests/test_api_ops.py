@@ -379,6 +379,20 @@ def test_map_fn_scan_folds(n, unknown):
         np.testing.assert_allclose(got[-1][1].numpy(), want[-1][1])
 
 
+def test_map_fn_output_shape_may_differ_from_the_element():
+    # without fn_output_signature, the output takes elems' dtype, not their shape
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+
+    def fn(m):
+        return tf.map_fn(lambda r: tf.reduce_sum(r * r), m), tf.map_fn(lambda r: tf.stack([r, r]), m)
+
+    want = [(x * x).sum(axis=1), np.stack([x, x], axis=1)]
+    for got in [fn(tf.constant(x)), tf.function(fn)(tf.constant(x)),
+                tf.function(fn, input_signature=[tf.TensorSpec([None, 3])])(tf.constant(x))]:
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.numpy(), w)
+
+
 def test_name_scope_in_and_out_of_function():
     with tf.name_scope("outer") as scope:
         assert scope == "outer/"

@@ -578,6 +578,27 @@ OP_CASES = [
                                            tf.math.cumsum(m, axis=0, reverse=True),
                                            tf.math.top_k(tf.concat([m, m], 1), k=3)[0],
                                            tf.math.top_k(i % 3, k=2)[1])),
+    ("Pad/MirrorPad", lambda m, i, b: (tf.pad(m, [[1, 0], [0, 2]], constant_values=1.5),
+                                       tf.pad(i, [[1, 1], [2, 2]], "REFLECT"), tf.pad(m, [[0, 2], [1, 1]], "SYMMETRIC"))),
+    ("SplitV", lambda m, i, b: (tf.split(m, [1, -1], axis=1)[1], tf.split(i, 3, axis=0)[2], tf.split(m, 2, axis=1))),
+    ("GatherNd/GatherBatched", lambda m, i, b: (tf.gather_nd(m, [[0, 1], [2, 3]]), tf.gather_nd(m, [[1], [0]]),
+                                                tf.gather_nd(i, [[[0], [1]], [[2], [0]], [[3], [3]]], batch_dims=1),
+                                                tf.gather(m, [[0, 1], [2, 2], [3, 0]], axis=1, batch_dims=1))),
+    ("ScatterNd/TensorScatter", lambda m, i, b: (
+        tf.scatter_nd([[1], [0], [1]], m, [3, 4]), tf.tensor_scatter_nd_update(i, [[0], [2]], i[:2] * 10),
+        tf.tensor_scatter_nd_add(m, [[0, 0], [2, 3], [0, 0]], [1.0, 2.0, 4.0]), tf.tensor_scatter_nd_sub(m, [[1]], m[:1]),
+        tf.tensor_scatter_nd_max(i, [[0, 1], [1, 1]], [7, -9]), tf.tensor_scatter_nd_min(m, [[2]], m[:1] - 5.0))),
+    ("Segments", lambda m, i, b: (tf.math.unsorted_segment_sum(m, [0, 2, 0], 3), tf.math.unsorted_segment_max(i, [1, -1, 1], 3),
+                                  tf.math.unsorted_segment_mean(m, [1, 1, 0], 2), tf.math.unsorted_segment_prod(m, [0, 0, 2], 3),
+                                  tf.math.unsorted_segment_min(m, [2, 0, 2], 4), tf.math.segment_max(m, [0, 0, 2]),
+                                  tf.math.segment_mean(i, [0, 1, 1]))),
+    ("Linalg", lambda m, i, b: (lambda s: (tf.linalg.cholesky(s), tf.linalg.inv(s), tf.linalg.solve(s, m),
+                                           tf.linalg.det(s), tf.linalg.slogdet(s), tf.linalg.eigvalsh(s),
+                                           tf.linalg.diag_part(s), tf.linalg.diag(m[0]), tf.linalg.trace(s)))(
+        tf.matmul(m, m, transpose_b=True) + 3.0 * tf.eye(3))),
+    ("Pooling", lambda m, i, b: (lambda x: (tf.nn.max_pool2d(x, 2, 1, "SAME"), tf.nn.max_pool2d(x, [2, 3], 2, "VALID"),
+                                            tf.nn.avg_pool2d(x, 3, [1, 2], "SAME"), tf.nn.avg_pool2d(x, 2, 1, "VALID")))(
+        tf.reshape(tf.concat([m, m * m], 0), [1, 3, 4, 2]))),
     ("Elementwise", lambda m, i, b: (tf.abs(m), tf.exp(m) - tf.sqrt(tf.abs(m)), i // 3, i % 4, m ** 2,
                                      tf.maximum(m, 0.5), tf.where(b, m, -m), tf.logical_not(b), tf.sigmoid(m))),
 ]
@@ -655,3 +676,56 @@ def test_custom_gradient_inside_a_jit_compiled_function():
         return y, tape.gradient(y, x)
 
     both(f, tf.constant([0.1, 0.4, 3.0]))
+
+
+def test_shapes_of_none_dimensions_are_known_to_xla():
+    # an input_signature with None dimensions: XLA compiles each call's shapes,
+    # so tf.shape() values size a tf.range, a sequence_mask, a fill and a loop
+    def attention(q, k, lengths):
+        scores = tf.matmul(q, k, transpose_b=True) / tf.sqrt(tf.cast(tf.shape(q)[-1], tf.float32))
+        mask = tf.sequence_mask(lengths, maxlen=tf.shape(k)[1])
+        scores = tf.where(mask[:, None, :], scores, tf.fill(tf.shape(scores), -1e9))
+        total = tf.constant(0.0)
+        for i in tf.range(tf.shape(q)[0]):
+            total += tf.reduce_sum(scores[i])
+        return tf.nn.softmax(scores), total, tf.reduce_sum(q, axis=tf.rank(q) - 1)
+
+    sig = [tf.TensorSpec([None, None, 4]), tf.TensorSpec([None, None, 4]), tf.TensorSpec([None], tf.int32)]
+    for b, t in ((2, 3), (3, 5)):
+        q = tf.constant(RNG.standard_normal((b, t, 4)).astype(np.float32))
+        k = tf.constant(RNG.standard_normal((b, t, 4)).astype(np.float32))
+        both(attention, q, k, tf.constant(RNG.integers(1, t + 1, b).astype(np.int32)), input_signature=sig,
+             rtol=1e-5)
+
+
+def test_reduction_over_an_axis_from_an_unknown_rank():
+    def f(x):
+        return tf.reduce_sum(x, axis=tf.rank(x) - 1), tf.reduce_max(x, axis=[0], keepdims=True)
+
+    both(f, tf.constant([[1.0, 2.0], [3.0, 5.0]]), input_signature=[tf.TensorSpec(None)])
+
+
+def test_loop_that_never_runs_indexes_an_empty_tensor():
+    def first_negative(x):
+        i = tf.constant(0)
+        while i < tf.shape(x)[0]:
+            if x[i] < 0:
+                return i
+            i += 1
+        return -1
+
+    sig = [tf.TensorSpec([None])]
+    for x in ([1.0, -2.0, 3.0], [1.0], np.zeros(0, np.float32)):
+        both(first_negative, tf.constant(x, tf.float32), input_signature=sig)
+
+
+def test_tensor_array_sized_by_a_none_dimension():
+    # map_fn over the batch: a TensorArray of tf.shape(x)[0] elements
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=tf.shape(x)[0])
+        for i in tf.range(tf.shape(x)[0]):
+            ta = ta.write(i, tf.reduce_sum(x[i]))
+        return tf.map_fn(lambda r: tf.reduce_sum(r * r), x), ta.stack()
+
+    for n in (1, 4):
+        both(f, tf.constant(RNG.standard_normal((n, 3)).astype(np.float32)), input_signature=[tf.TensorSpec([None, 3])])

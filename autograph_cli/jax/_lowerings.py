@@ -153,7 +153,7 @@ def static_int(v, what):
 def _static_tuple(v, what):
     if isinstance(v, jax.core.Tracer):
         raise StaticShapeError(f"{what} is known only at run time")
-    return tuple(int(a) for a in np.atleast_1d(np.asarray(v)).tolist())
+    return tuple(int(a) for a in np.asarray(v).reshape(-1).tolist())
 
 
 def _slice_index(spec, rest):
@@ -166,7 +166,34 @@ def _slice_index(spec, rest):
 
 @register_lowering("jax", "StridedSlice")
 def _strided_slice(node, x, *rest):
-    return jnp.asarray(x)[_slice_index(node.attrs["spec"], rest)]
+    x = jnp.asarray(x)
+    idx = _slice_index(node.attrs["spec"], rest)
+    empty = _traced_positions_on_empty_axes(idx, x.shape)
+    if empty:
+        # a run-time position into an axis of size 0 (a loop body that never
+        # runs reads x[i] of an empty x): XLA clamps it, there is no element,
+        # and jnp refuses to index; the value is never used, only its shape
+        shape = list(x.shape)
+        for a in empty:
+            shape[a] = 1
+        probe = tuple(0 if isinstance(i, jax.core.Tracer) else i for i in idx)
+        return jnp.zeros(np.zeros(shape, bool)[probe].shape, x.dtype)
+    return x[idx]
+
+
+def _traced_positions_on_empty_axes(idx, shape):
+    n_used = sum(1 for i in idx if i is not None and i is not Ellipsis)
+    axis, out = 0, []
+    for i in idx:
+        if i is None:
+            continue
+        if i is Ellipsis:
+            axis += len(shape) - n_used
+            continue
+        if isinstance(i, jax.core.Tracer) and axis < len(shape) and shape[axis] == 0:
+            out.append(axis)
+        axis += 1
+    return out
 
 
 @register_lowering("jax", "Reshape")
@@ -438,3 +465,346 @@ def _conv2d_bp_filter(node, x, w, dy):
 
 
 _ = (lax, gradients, nn_ops)  # imported to declare their ops before lowerings attach to them
+
+
+# shapes: JAX knows every shape while compiling, so these stay numpy (static):
+# a shape read with tf.shape can size a tf.range, a reshape, a fill or a
+# sequence_mask of a function whose input_signature has None dimensions
+@register_lowering("jax", "Shape")
+def _shape(node, x):
+    return np.array(jnp.shape(x), node.attrs["out_type"].np)
+
+
+@register_lowering("jax", "Size")
+def _size(node, x):
+    return node.attrs["out_type"].np(np.prod(jnp.shape(x), dtype=np.int64))
+
+
+@register_lowering("jax", "Rank")
+def _rank(node, x):
+    return np.int32(jnp.ndim(x))
+
+
+class _Attrs:
+    """A node seen with other attributes (to reuse another op's lowering)."""
+
+    __slots__ = ("op", "attrs", "inputs")
+
+    def __init__(self, node, op, attrs):
+        self.op, self.attrs, self.inputs = op, attrs, node.inputs
+
+
+@register_lowering("jax", "SumDyn", "ProdDyn", "MaxDyn", "MinDyn", "AnyDyn", "AllDyn", "MeanDyn")
+def _reduce_dyn(node, x, axis):
+    # a reduction whose axis is a tensor: the static reduction once the axis is
+    # known while compiling (it must be: it sets the output's shape)
+    n = jnp.ndim(x)
+    axes = []
+    for a in _static_tuple(axis, "the reduction axis"):
+        if not -max(n, 1) <= a < max(n, 1):
+            raise ValueError(f"Invalid reduction dimension {a} for input with {n} dimensions.")
+        axes.append(a % max(n, 1))
+    static = REGISTRY[node.op[:-len("Dyn")]]
+    attrs = {"axis": tuple(sorted(set(axes))) if n else None, "keepdims": node.attrs["keepdims"]}
+    return lowering_for(static)(_Attrs(node, static.name, attrs), x)
+
+
+def _pads(p, x):
+    return [tuple(r) for r in np.asarray(_static_tuple(p, "the paddings")).reshape(jnp.ndim(x), 2).tolist()]
+
+
+@register_lowering("jax", "PadV2")
+def _pad(node, x, p, value):
+    pads = _pads(p, x)
+    if any(lo < 0 or hi < 0 for lo, hi in pads):
+        raise ValueError(f"paddings must be non-negative: {pads}")
+    x = jnp.asarray(x)
+    return lax.pad(x, jnp.asarray(value, x.dtype), [(lo, hi, 0) for lo, hi in pads])
+
+
+@register_lowering("jax", "MirrorPad")
+def _mirror_pad(node, x, p):
+    pads = _pads(p, x)
+    x = jnp.asarray(x)
+    lim = 1 if node.attrs["mode"] == "reflect" else 0
+    for d, (lo, hi) in zip(x.shape, pads):
+        if lo < 0 or hi < 0 or lo > d - lim or hi > d - lim:
+            raise ValueError(f"paddings must be less than{'' if lim else ' or equal to'} the dimension size: "
+                             f"{lo}, {hi} for dimension of size {d}")
+    return jnp.pad(x, pads, mode=node.attrs["mode"])
+
+
+@register_lowering("jax", "MirrorPadGrad")
+def _mirror_pad_grad(node, g, p, like):
+    like = jnp.asarray(like, jnp.asarray(g).dtype)
+    _, vjp = jax.vjp(lambda x: jnp.pad(x, _pads(p, like), mode=node.attrs["mode"]), like)
+    return vjp(jnp.asarray(g))[0]
+
+
+@register_lowering("jax", "SplitV")
+def _split(node, x):
+    a = node.attrs
+    x = jnp.asarray(x)
+    axis, d = a["axis"], x.shape[a["axis"]]
+    if a["sizes"] is None:
+        if d % a["num"]:
+            raise ValueError(f"Number of ways to split should evenly divide the split dimension, but got "
+                             f"split_dim {d} (size = {d}) and num_split {a['num']}")
+        return tuple(jnp.split(x, a["num"], axis))
+    sizes = list(a["sizes"])
+    if -1 in sizes:
+        sizes[sizes.index(-1)] = d - (sum(sizes) + 1)
+    if sum(sizes) != d or min(sizes) < 0:
+        raise ValueError(f"split sizes {sizes} do not add up to dimension {axis} of size {d}")
+    return tuple(jnp.split(x, np.cumsum(sizes)[:-1].tolist(), axis))
+
+
+# gathers clamp an out-of-range index and scatters drop its update, as
+# TensorFlow's XLA kernels do (the numpy runtime raises instead)
+def _nd_index(idx, dims, batch_dims=0, drop=False):
+    """The index tuple of a gather_nd / scatter_nd's `idx` into a tensor
+    whose indexed dimensions are `dims`: batch iotas, then one array per
+    component, each clamped (or, with drop, sent out of range)."""
+    idx = jnp.asarray(idx)
+    lim = jnp.asarray(dims, idx.dtype) if len(dims) else jnp.zeros((0,), idx.dtype)
+    if drop:
+        idx = jnp.where(idx < 0, lim, idx)  # jnp would wrap a negative index
+    else:
+        idx = jnp.clip(idx, 0, jnp.maximum(lim - 1, 0))
+    batch = [lax.broadcasted_iota(jnp.int32, idx.shape[:-1], d) for d in range(batch_dims)]
+    return tuple(batch + [idx[..., j] for j in range(idx.shape[-1])])
+
+
+@register_lowering("jax", "GatherNd")
+def _gather_nd(node, p, idx):
+    p = jnp.asarray(p)
+    b = node.attrs["batch_dims"]
+    k = jnp.shape(idx)[-1]
+    return p[_nd_index(idx, p.shape[b:b + k], b)]
+
+
+@register_lowering("jax", "GatherNdGrad")
+def _gather_nd_grad(node, g, idx, p):
+    z = jnp.zeros(jnp.shape(p), jnp.asarray(g).dtype)
+    k = jnp.shape(idx)[-1]
+    return z.at[_nd_index(idx, z.shape[:k], drop=True)].add(g, mode="drop")
+
+
+@register_lowering("jax", "ScatterNd")
+def _scatter_nd(node, idx, upd, shape):
+    upd = jnp.asarray(upd)
+    z = jnp.zeros(_static_tuple(shape, "the output shape of tf.scatter_nd"), upd.dtype)
+    k = jnp.shape(idx)[-1]
+    return z.at[_nd_index(idx, z.shape[:k], drop=True)].add(upd, mode="drop")
+
+
+_SCATTER_HOW = {"TensorScatterUpdate": "set", "TensorScatterAdd": "add", "TensorScatterSub": "add",
+                "TensorScatterMax": "max", "TensorScatterMin": "min"}
+
+
+@register_lowering("jax", *_SCATTER_HOW)
+def _tensor_scatter(node, x, idx, upd):
+    x = jnp.asarray(x)
+    upd = jnp.asarray(upd, x.dtype)
+    if node.op == "TensorScatterSub":
+        upd = -upd
+    k = jnp.shape(idx)[-1]
+    at = x.at[_nd_index(idx, x.shape[:k], drop=True)]
+    return getattr(at, _SCATTER_HOW[node.op])(upd, mode="drop")
+
+
+@register_lowering("jax", "GatherV2Batched")
+def _gather_batched(node, p, idx):
+    a, b = node.attrs["axis"], node.attrs["batch_dims"]
+    p, idx = jnp.asarray(p), jnp.asarray(idx)
+    bshape = p.shape[:b]
+    pf = p.reshape((-1,) + p.shape[b:])
+    fi = idx.reshape((-1,) + idx.shape[b:])
+    out = jax.vmap(lambda q, i: jnp.take(q, i, axis=a - b, mode="clip"))(pf, fi)
+    return out.reshape(bshape + out.shape[1:])
+
+
+@register_lowering("jax", "GatherBatchedGrad")
+def _gather_batched_grad(node, g, idx, p):
+    g = jnp.asarray(g)
+    _, vjp = jax.vjp(lambda q: _gather_batched(node, q, idx), jnp.zeros(jnp.shape(p), g.dtype))
+    return vjp(g)[0]
+
+
+# segments: a flat id per row of data; unsorted ops drop negative ids (and, as
+# XLA, ids past num_segments)
+def _segment_lowering(kind, sorted_):
+    def lower(node, data, ids, num=None):
+        data, d = jnp.asarray(data), node.inputs[0].dtype
+        if num is None:
+            if not _is_known(ids):
+                raise StaticShapeError(
+                    f"the number of segments of tf.math.segment_{kind} is its largest id plus one, known only "
+                    f"at run time (use tf.math.unsorted_segment_{kind} with a num_segments known when tracing)")
+            c = np.asarray(ids)
+            num = int(c.max()) + 1 if c.size else 0
+        num = static_int(num, "num_segments")
+        k = jnp.ndim(ids)
+        flat = data.reshape((-1,) + data.shape[k:])
+        fid = jnp.ravel(jnp.asarray(ids))
+        fid = jnp.where(fid < 0, num, fid)
+        shape = (num,) + data.shape[k:]
+        if kind in ("max", "min"):
+            if d.is_floating:
+                init = -np.inf if kind == "max" else np.inf
+            else:
+                info = np.iinfo(d.np)
+                init = info.min if kind == "max" else info.max
+            out = getattr(jnp.full(shape, init, data.dtype).at[fid], kind)(flat, mode="drop")
+            if sorted_:  # empty segments of segment_max/min are 0
+                present = jnp.zeros(num, bool).at[fid].set(True, mode="drop")
+                out = jnp.where(present.reshape((num,) + (1,) * (len(shape) - 1)), out, jnp.zeros_like(out))
+            return out
+        if kind == "prod":
+            return jnp.ones(shape, data.dtype).at[fid].multiply(flat, mode="drop")
+        out = jnp.zeros(shape, data.dtype).at[fid].add(flat, mode="drop")
+        if kind == "sum":
+            return out
+        cnt = jnp.zeros(num, data.dtype).at[fid].add(jnp.ones(fid.shape, data.dtype), mode="drop")
+        cnt = jnp.maximum(cnt, 1).reshape((num,) + (1,) * (len(shape) - 1))
+        if d.is_floating:
+            return out / cnt
+        q = jnp.abs(out) // cnt  # TensorFlow's integer SegmentMean rounds toward zero
+        return jnp.where(out < 0, -q, q)
+
+    return lower
+
+
+def _is_known(v):
+    return not isinstance(v, jax.core.Tracer)
+
+
+for _kind in ("sum", "mean", "max", "min", "prod"):
+    register_lowering("jax", f"Segment{_kind.capitalize()}")(_segment_lowering(_kind, True))
+    register_lowering("jax", f"UnsortedSegment{_kind.capitalize()}")(_segment_lowering(_kind, False))
+
+
+# linear algebra (XLA's own decompositions: no run-time error for a singular or
+# non-positive-definite input, NaN or inf instead, as TensorFlow's XLA)
+@register_lowering("jax", "MatrixInverse")
+def _inv(node, x):
+    x = jnp.asarray(x)
+    return jnp.linalg.inv(jnp.swapaxes(x, -1, -2) if node.attrs.get("adjoint") else x)
+
+
+@register_lowering("jax", "MatrixSolve")
+def _solve(node, a, b):
+    a = jnp.asarray(a)
+    a = jnp.swapaxes(a, -1, -2) if node.attrs.get("adjoint") else a
+    return jnp.linalg.solve(a, jnp.asarray(b))
+
+
+@register_lowering("jax", "Cholesky")
+def _cholesky(node, x):
+    return lax.linalg.cholesky(jnp.asarray(x), symmetrize_input=False)  # the lower triangle, as TensorFlow
+
+
+@register_lowering("jax", "MatrixDeterminant")
+def _det(node, x):
+    return jnp.linalg.det(jnp.asarray(x))
+
+
+@register_lowering("jax", "LogMatrixDeterminant")
+def _slogdet(node, x):
+    sign, logabs = jnp.linalg.slogdet(jnp.asarray(x))
+    return sign, logabs
+
+
+@register_lowering("jax", "SelfAdjointEigV2")
+def _eigh(node, x):
+    # the lower triangle, as TensorFlow (eigenvectors' signs are the decomposition's own)
+    e, v = jnp.linalg.eigh(jnp.asarray(x), UPLO="L", symmetrize_input=False)
+    return e, v
+
+
+@register_lowering("jax", "MatrixDiagPart")
+def _diag_part(node, x):
+    return jnp.diagonal(jnp.asarray(x), axis1=-2, axis2=-1)
+
+
+@register_lowering("jax", "MatrixDiag")
+def _diag(node, x):
+    x = jnp.asarray(x)
+    return x[..., None] * jnp.eye(x.shape[-1], dtype=x.dtype)
+
+
+# pooling (NHWC): the numpy kernels' padding rule; the gradients walk the
+# window's taps as the numpy kernels do (a max's gradient goes to the first
+# maximum of its window)
+def _pool_geometry(shape, ksize, strides, padding):
+    from autograph_cli.runtime.ops.nn import _out_and_pad
+
+    oh, ph = _out_and_pad(shape[1], ksize[0], strides[0], padding)
+    ow, pw = _out_and_pad(shape[2], ksize[1], strides[1], padding)
+    return oh, ow, ph, pw
+
+
+def _tap(i, j, oh, ow, strides):
+    sh, sw = strides
+    return (slice(None), slice(i, i + (oh - 1) * sh + 1, sh), slice(j, j + (ow - 1) * sw + 1, sw), slice(None))
+
+
+def _pool_pad(x, ph, pw, value):
+    return lax.pad(x, jnp.asarray(value, x.dtype), [(0, 0, 0), (*ph, 0), (*pw, 0), (0, 0, 0)])
+
+
+@register_lowering("jax", "MaxPool")
+def _max_pool(node, x):
+    a = node.attrs
+    x = jnp.asarray(x)
+    _, _, ph, pw = _pool_geometry(x.shape, a["ksize"], a["strides"], a["padding"])
+    return lax.reduce_window(x, -jnp.inf, lax.max, (1, *a["ksize"], 1), (1, *a["strides"], 1),
+                             [(0, 0), ph, pw, (0, 0)])
+
+
+def _avg_counts(shape, ksize, strides, padding, dtype):
+    from autograph_cli.runtime.ops.nn import _avg_counts as counts
+
+    return counts(shape, ksize, strides, padding, dtype)  # numpy: static
+
+
+@register_lowering("jax", "AvgPool")
+def _avg_pool(node, x):
+    a = node.attrs
+    x = jnp.asarray(x)
+    _, _, ph, pw = _pool_geometry(x.shape, a["ksize"], a["strides"], a["padding"])
+    s = lax.reduce_window(x, jnp.asarray(0, x.dtype), lax.add, (1, *a["ksize"], 1), (1, *a["strides"], 1),
+                          [(0, 0), ph, pw, (0, 0)])
+    return s / _avg_counts(x.shape, a["ksize"], a["strides"], a["padding"], x.dtype)
+
+
+@register_lowering("jax", "MaxPoolGrad")
+def _max_pool_grad(node, x, y, dy):
+    a = node.attrs
+    x, y, dy = jnp.asarray(x), jnp.asarray(y), jnp.asarray(dy)
+    kh, kw = a["ksize"]
+    oh, ow, ph, pw = _pool_geometry(x.shape, a["ksize"], a["strides"], a["padding"])
+    xp = _pool_pad(x, ph, pw, -jnp.inf)
+    dxp = jnp.zeros(xp.shape, dy.dtype)
+    taken = jnp.zeros(y.shape, bool)
+    for i in range(kh):
+        for j in range(kw):
+            t = _tap(i, j, oh, ow, a["strides"])
+            hit = (xp[t] == y) & ~taken
+            taken = taken | hit
+            dxp = dxp.at[t].add(jnp.where(hit, dy, 0))
+    return dxp[:, ph[0]:ph[0] + x.shape[1], pw[0]:pw[0] + x.shape[2], :]
+
+
+@register_lowering("jax", "AvgPoolGrad")
+def _avg_pool_grad(node, x, dy):
+    a = node.attrs
+    kh, kw = a["ksize"]
+    shape = jnp.shape(x)
+    oh, ow, ph, pw = _pool_geometry(shape, a["ksize"], a["strides"], a["padding"])
+    g = jnp.asarray(dy) / _avg_counts(shape, a["ksize"], a["strides"], a["padding"], jnp.asarray(dy).dtype)
+    dxp = jnp.zeros((shape[0], shape[1] + sum(ph), shape[2] + sum(pw), shape[3]), g.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            dxp = dxp.at[_tap(i, j, oh, ow, a["strides"])].add(g)
+    return dxp[:, ph[0]:ph[0] + shape[1], pw[0]:pw[0] + shape[2], :]

@@ -86,12 +86,13 @@ def _refuse(fname, node, why):
 
 # ------------------------------------------------------------- static pass
 class _TASpec:
-    __slots__ = ("dtype", "elem", "capacity", "dynamic", "from_scatter", "items", "like_rows")
+    __slots__ = ("dtype", "elem", "capacity", "extra", "dynamic", "from_scatter", "items", "like_rows")
 
     def __init__(self):
         self.dtype = None
         self.elem = None
         self.capacity = None
+        self.extra = 0  # a dynamic_size TensorArray: the writes past its initial size
         self.dynamic = False
         self.from_scatter = False
         self.items = None  # a gradient stack: [(dtype, shape)] of each pushed tuple
@@ -290,16 +291,18 @@ class _Plan:
                 continue
             if spec.dynamic:
                 ms = writes.get(id(node), [])
-                if spec.capacity is None or any(m is None or isinstance(m, tuple) for m in ms):
+                if any(m is None or isinstance(m, tuple) for m in ms):
                     raise _refuse(
                         self.fname, node,
                         "a TensorArray with dynamic_size=True written a number of times known only at "
                         "run time (XLA needs every shape when compiling: give it a fixed size, or loop "
                         "over a tensor or range of known length)",
                     )
-                spec.capacity += sum(ms)
-            elif spec.capacity is None and not spec.from_scatter:
-                raise _refuse(self.fname, node, "a TensorArray whose size is known only at run time")
+                spec.extra = sum(ms)
+                if spec.capacity is not None:
+                    spec.capacity += spec.extra
+            # a size known only when compiling (tf.shape(x)[0] of a None dimension):
+            # the capacity is the size's value then (_h_ta_new)
             if spec.dtype is None:
                 spec.dtype = dt.float32
                 spec.elem = spec.elem if spec.elem is not None else ()
@@ -385,8 +388,7 @@ class _Walker:
                     continue
             args = [self.get(t) for t in node.inputs]
             if (
-                args
-                and all(_is_static(a) for a in args)
+                all(_is_static(a) for a in args)  # (an op of no inputs too: tf.ones([2]))
                 and not node.opdef.nofold
                 and not node.opdef.effect
             ):
@@ -645,8 +647,14 @@ def _h_ta_new(w, node):
         v = jnp.asarray(w.get(node.inputs[0]))
         w.env[id(node.outputs[0])] = (v, jnp.asarray(v.shape[0], jnp.int32))
         return
-    buf = jnp.zeros((spec.capacity,) + tuple(spec.elem), spec.dtype.np)
-    size = jnp.asarray(w.get(node.inputs[0]), jnp.int32)
+    size = w.get(node.inputs[0])
+    capacity = spec.capacity
+    if capacity is None:  # the size is known now, while compiling, or never
+        if not _is_static(size):
+            raise _refuse(w.plan.fname, node, "a TensorArray whose size is known only at run time")
+        capacity = int(size) + spec.extra
+    buf = jnp.zeros((capacity,) + tuple(spec.elem), spec.dtype.np)
+    size = jnp.asarray(size, jnp.int32)
     w.env[id(node.outputs[0])] = (buf, size)
 
 

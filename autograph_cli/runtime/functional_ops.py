@@ -117,7 +117,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         fn_output_signature = dtype
     flat = [_tensor(x) for x in nest.flatten(elems)]
     if fn_output_signature is None:
-        signature = nest.pack_sequence_as(elems, [TensorSpec(x.shape[1:], x.dtype) for x in flat])
+        # as TensorFlow: elems' structure and dtypes; fn may change the shape
+        signature = nest.pack_sequence_as(elems, [TensorSpec(TensorShape(None), x.dtype) for x in flat])
     else:
         signature = fn_output_signature
     specs = _specs(signature, elems, "tf.map_fn")
