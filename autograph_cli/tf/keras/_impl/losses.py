@@ -222,3 +222,10 @@ class _Wrapped(Loss):
 
     def call(self, y_true, y_pred):
         return self.fn(y_true, y_pred)
+
+
+from . import _more_losses  # noqa: E402 - (it builds on the helpers above)
+from ._more_losses import *  # noqa: E402,F403
+
+__all__ += _more_losses.__all__
+_BY_NAME.update(_more_losses.BY_NAME)

@@ -200,9 +200,19 @@ def get(identifier, loss=None):
             if cls == "BinaryCrossentropy":
                 return BinaryAccuracy(name=identifier)
             return Accuracy(name=identifier)
+        cls = globals().get(identifier)
+        if isinstance(cls, type) and issubclass(cls, Metric) and identifier in __all__:
+            return cls()  # a class name ("AUC", "Precision"): the metric under its own name, as tf.keras
         if key not in _BY_NAME:
             raise ValueError(f"Could not interpret metric identifier: {identifier!r}")
         return _BY_NAME[key](name=identifier)
     if callable(identifier):
         return MeanMetricWrapper(identifier)
     raise ValueError(f"Could not interpret metric identifier: {identifier!r}")
+
+
+from . import _more_metrics  # noqa: E402 - (it builds on the classes above)
+from ._more_metrics import *  # noqa: E402,F403
+
+__all__ += _more_metrics.__all__
+_BY_NAME.update(_more_metrics.BY_NAME)
