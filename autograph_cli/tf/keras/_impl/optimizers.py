@@ -25,8 +25,7 @@ class Optimizer:
     _tf_trackable = True  # tf.train.Checkpoint saves its variables (runtime/checkpoint.py)
 
     def __init__(self, learning_rate=0.001, name=None, clipnorm=None, clipvalue=None, global_clipnorm=None, **kwargs):
-        if kwargs.pop("weight_decay", None):
-            raise NotImplementedError("weight_decay is not supported by this runtime")
+        weight_decay = kwargs.pop("weight_decay", None)
         for k in ("use_ema", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor",
                   "gradient_accumulation_steps", "jit_compile"):
             kwargs.pop(k, None)
@@ -40,6 +39,8 @@ class Optimizer:
         self.clipnorm = clipnorm
         self.clipvalue = clipvalue
         self.global_clipnorm = global_clipnorm
+        self.weight_decay = float(weight_decay) if weight_decay else None
+        self._excluded_from_decay: set = set()
         self.built = False
         _ = self.iterations
         self._build_learning_rate()
@@ -148,7 +149,11 @@ class Optimizer:
         grads = self._clip(grads)
         step = ops.cast(self.iterations._as_tensor() + 1, dt.float32)
         for g, v in zip(grads, variables):
-            self._update(v, g, self._current_lr(v.dtype), step, self._slots[id(v)])
+            lr = self._current_lr(v.dtype)
+            if self.weight_decay and id(v) not in self._excluded_from_decay and \
+                    not any(n in v.name for n in getattr(self, "_excluded_names", ())):
+                v.assign_sub(v * (lr * self.weight_decay))  # decoupled weight decay, before the update
+            self._update(v, g, lr, step, self._slots[id(v)])
         return self.iterations.assign_add(1)
 
     def minimize(self, loss, var_list, tape=None):
@@ -166,6 +171,12 @@ class Optimizer:
 
     def _update(self, var, grad, lr, step, slots):
         raise NotImplementedError
+
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Leave these variables (or those whose name contains one of var_names) out of the weight decay."""
+        for v in var_list or []:
+            self._excluded_from_decay.add(id(v))
+        self._excluded_names = list(getattr(self, "_excluded_names", [])) + list(var_names or [])
 
     def get_config(self):
         return {"name": self.name, "learning_rate": self._lr}
@@ -312,3 +323,12 @@ def get(identifier):
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
+
+
+from . import _more_optimizers  # noqa: E402 - (it builds on the classes above)
+from ._more_optimizers import *  # noqa: E402,F403
+
+__all__ += _more_optimizers.__all__
+_BY_NAME.update(_more_optimizers.BY_NAME)
+for _name, _cls in _more_optimizers.SCHEDULES.items():
+    setattr(_Schedules, _name, _cls)

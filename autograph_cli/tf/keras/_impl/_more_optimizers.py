@@ -1,0 +1,141 @@
+"""More tf.keras optimizers (AdamW, Adamax, Adadelta) and learning-rate
+schedules (InverseTimeDecay, PiecewiseConstantDecay, PolynomialDecay,
+CosineDecay), with tf.keras' update rules."""
+from __future__ import annotations
+
+import math
+
+from autograph_cli.runtime import dtypes as dt
+from autograph_cli.runtime import ops
+
+from .optimizers import Adam, Optimizer, _Schedules
+
+__all__: list[str] = ["AdamW", "Adamax", "Adadelta"]
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay: each step first shrinks w by lr * weight_decay * w."""
+
+    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, name=None, **kwargs):
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, name=name, weight_decay=weight_decay,
+                         **kwargs)
+
+
+class Adamax(Optimizer):
+    """Adam with the infinity norm: u <- max(beta_2 * u, |g|), w <- w - lr / (1 - beta_1**t) * m / (u + eps)."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
+        super().__init__(learning_rate, name=name, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+
+    def _slot_names(self):
+        return ("m", "u")
+
+    def _update(self, var, grad, lr, step, slots):
+        m, u = slots["m"], slots["u"]
+        new_m = m + (grad - m) * (1.0 - self.beta_1)
+        new_u = ops.maximum(u * self.beta_2, ops.abs(grad))
+        m.assign(new_m)
+        u.assign(new_u)
+        scale = lr / (1.0 - ops.pow(ops.convert_to_tensor(self.beta_1), step))
+        var.assign_sub(scale * new_m / (new_u + self.epsilon))
+
+
+class Adadelta(Optimizer):
+    """Steps scaled by the ratio of the running RMS of past updates to that of the gradients."""
+
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name=None, **kwargs):
+        super().__init__(learning_rate, name=name, **kwargs)
+        self.rho, self.epsilon = rho, epsilon
+
+    def _slot_names(self):
+        return ("accumulated_grad", "accumulated_delta_var")
+
+    def _update(self, var, grad, lr, step, slots):
+        rho, eps = self.rho, self.epsilon
+        acc_g, acc_d = slots["accumulated_grad"], slots["accumulated_delta_var"]
+        new_g = acc_g * rho + ops.square(grad) * (1.0 - rho)
+        acc_g.assign(new_g)
+        delta = -ops.sqrt(acc_d + eps) * grad / ops.sqrt(new_g + eps)
+        acc_d.assign(acc_d * rho + ops.square(delta) * (1.0 - rho))
+        var.assign_add(lr * delta)
+
+
+_Schedule = _Schedules.LearningRateSchedule
+
+
+def _step(step):
+    return ops.cast(step, dt.float32)
+
+
+class InverseTimeDecay(_Schedule):
+    """initial_learning_rate / (1 + decay_rate * step / decay_steps) (the quotient floored if staircase)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
+        self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
+        self.decay_rate, self.staircase = decay_rate, staircase
+
+    def __call__(self, step):
+        p = _step(step) / float(self.decay_steps)
+        if self.staircase:
+            p = ops.floor(p)
+        return self.initial_learning_rate / (1.0 + float(self.decay_rate) * p)
+
+
+class PiecewiseConstantDecay(_Schedule):
+    """values[0] up to boundaries[0], values[i] up to boundaries[i], values[-1] after the last boundary."""
+
+    def __init__(self, boundaries, values, name=None):
+        if len(boundaries) != len(values) - 1:
+            raise ValueError("The length of boundaries should be 1 less than the length of values")
+        self.boundaries, self.values = list(boundaries), list(values)
+
+    def __call__(self, step):
+        s = _step(step)
+        out = ops.convert_to_tensor(float(self.values[-1]), dtype=dt.float32)
+        for b, v in reversed(list(zip(self.boundaries, self.values))):
+            out = ops.where(s <= float(b), ops.convert_to_tensor(float(v), dtype=dt.float32), out)
+        return out
+
+
+class PolynomialDecay(_Schedule):
+    """From initial_learning_rate to end_learning_rate over decay_steps, as (1 - step/decay_steps) ** power."""
+
+    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False,
+                 name=None):
+        if cycle:
+            raise NotImplementedError("PolynomialDecay(cycle=True) is not supported by this runtime")
+        self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
+        self.end_learning_rate, self.power = end_learning_rate, power
+
+    def __call__(self, step):
+        s = ops.minimum(_step(step), float(self.decay_steps))
+        frac = ops.pow(1.0 - s / float(self.decay_steps), ops.convert_to_tensor(float(self.power)))
+        return (self.initial_learning_rate - self.end_learning_rate) * frac + self.end_learning_rate
+
+
+class CosineDecay(_Schedule):
+    """initial_learning_rate * ((1 - alpha) * 0.5 * (1 + cos(pi * step / decay_steps)) + alpha), after an
+    optional linear warmup to warmup_target."""
+
+    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name=None, warmup_target=None,
+                 warmup_steps=0):
+        self.initial_learning_rate, self.decay_steps, self.alpha = initial_learning_rate, decay_steps, alpha
+        self.warmup_target, self.warmup_steps = warmup_target, warmup_steps
+
+    def __call__(self, step):
+        s = _step(step)
+        peak = self.initial_learning_rate if self.warmup_target is None else self.warmup_target
+        d = ops.minimum(ops.maximum(s - float(self.warmup_steps), 0.0), float(self.decay_steps))
+        cosine = 0.5 * (1.0 + ops.cos(math.pi * d / float(self.decay_steps)))
+        decayed = peak * ((1.0 - self.alpha) * cosine + self.alpha)
+        if self.warmup_target is None or not self.warmup_steps:
+            return decayed
+        warm = self.initial_learning_rate + (peak - self.initial_learning_rate) * s / float(self.warmup_steps)
+        return ops.where(s < float(self.warmup_steps), warm, decayed)
+
+
+SCHEDULES: dict[str, type] = {"InverseTimeDecay": InverseTimeDecay, "PiecewiseConstantDecay": PiecewiseConstantDecay,
+             "PolynomialDecay": PolynomialDecay, "CosineDecay": CosineDecay}
+BY_NAME: dict[str, type] = {"adamw": AdamW, "adamax": Adamax, "adadelta": Adadelta}

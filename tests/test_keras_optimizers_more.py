@@ -1,0 +1,91 @@
+"""AdamW (and weight_decay on any optimizer), Adamax, Adadelta and the added
+learning-rate schedules against numpy of tf.keras' update rules."""
+import math
+
+import numpy as np
+import pytest
+
+import autograph_cli.tf as tf
+
+keras = tf.keras
+RNG = np.random.default_rng(13)
+
+
+def _run(opt, grads, w0):
+    v = tf.Variable(w0.astype(np.float32))
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g.astype(np.float32)), v)])
+    return v.numpy()
+
+
+def _adam_ref(w, grads, lr=0.001, b1=0.9, b2=0.999, eps=1e-7, wd=0.0):
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    for t, g in enumerate(grads, 1):
+        w = w - lr * wd * w
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        alpha = lr * math.sqrt(1 - b2 ** t) / (1 - b1 ** t)
+        w = w - alpha * m / (np.sqrt(v) + eps)
+    return w
+
+
+def test_adamw_is_adam_with_decoupled_weight_decay():
+    w0 = RNG.standard_normal(4)
+    grads = [RNG.standard_normal(4) for _ in range(5)]
+    got = _run(keras.optimizers.AdamW(learning_rate=0.01, weight_decay=0.1), grads, w0)
+    np.testing.assert_allclose(got, _adam_ref(w0, grads, lr=0.01, wd=0.1), rtol=1e-5, atol=1e-6)
+    got = _run(keras.optimizers.SGD(0.1, weight_decay=0.5), grads, w0)
+    ref = w0.copy()
+    for g in grads:
+        ref = ref - 0.1 * 0.5 * ref - 0.1 * g
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+    opt = keras.optimizers.AdamW(0.01, weight_decay=0.1)
+    bias = tf.Variable(w0.astype(np.float32), name="bias")
+    opt.exclude_from_weight_decay(var_names=["bias"])
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g.astype(np.float32)), bias)])
+    np.testing.assert_allclose(bias.numpy(), _adam_ref(w0, grads, lr=0.01), rtol=1e-5, atol=1e-6)
+    assert isinstance(keras.optimizers.get("adamw"), keras.optimizers.AdamW)
+
+
+def test_adamax_and_adadelta():
+    w0 = RNG.standard_normal(3)
+    grads = [RNG.standard_normal(3) for _ in range(4)]
+    m, u, w = np.zeros(3), np.zeros(3), w0.copy()
+    for t, g in enumerate(grads, 1):
+        m = 0.9 * m + 0.1 * g
+        u = np.maximum(0.999 * u, np.abs(g))
+        w = w - 0.01 / (1 - 0.9 ** t) * m / (u + 1e-7)
+    np.testing.assert_allclose(_run(keras.optimizers.Adamax(0.01), grads, w0), w, rtol=1e-5, atol=1e-6)
+    ag, ad, w = np.zeros(3), np.zeros(3), w0.copy()
+    for g in grads:
+        ag = 0.95 * ag + 0.05 * g * g
+        d = -np.sqrt(ad + 1e-7) / np.sqrt(ag + 1e-7) * g
+        ad = 0.95 * ad + 0.05 * d * d
+        w = w + 1.0 * d
+    np.testing.assert_allclose(_run(keras.optimizers.Adadelta(1.0), grads, w0), w, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name,make,ref", [
+    ("InverseTimeDecay", lambda S: S.InverseTimeDecay(0.1, 10, 0.5), lambda s: 0.1 / (1 + 0.5 * s / 10)),
+    ("PiecewiseConstantDecay", lambda S: S.PiecewiseConstantDecay([5, 10], [1.0, 0.5, 0.1]),
+     lambda s: 1.0 if s <= 5 else 0.5 if s <= 10 else 0.1),
+    ("PolynomialDecay", lambda S: S.PolynomialDecay(0.1, 20, 0.01, power=2.0),
+     lambda s: (0.1 - 0.01) * (1 - min(s, 20) / 20) ** 2 + 0.01),
+    ("CosineDecay", lambda S: S.CosineDecay(0.1, 20, alpha=0.1),
+     lambda s: 0.1 * (0.9 * 0.5 * (1 + math.cos(math.pi * min(s, 20) / 20)) + 0.1)),
+    ("CosineDecay-warmup", lambda S: S.CosineDecay(0.0, 20, warmup_target=0.2, warmup_steps=4),
+     lambda s: 0.2 * s / 4 if s < 4 else 0.2 * 0.5 * (1 + math.cos(math.pi * min(s - 4, 20) / 20))),
+])
+def test_schedules(name, make, ref):
+    sched = make(keras.optimizers.schedules)
+    for s in (0, 1, 3, 4, 5, 6, 10, 11, 19, 25, 40):
+        assert np.isclose(float(sched(s)), ref(s), rtol=1e-5, atol=1e-7), (name, s)
+    # as an optimizer's learning rate, read at each step inside the traced train step
+    opt = keras.optimizers.SGD(sched)
+    v = tf.Variable(0.0)
+    step = tf.function(lambda: opt.apply_gradients([(tf.constant(1.0), v)]))
+    for _ in range(6):
+        step()
+    assert np.isclose(-v.numpy(), sum(ref(s) for s in range(6)), rtol=1e-5)
