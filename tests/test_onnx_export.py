@@ -15,7 +15,7 @@ onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
 import autograph_cli.tf as tf  # noqa: E402
-from autograph_cli.export import NotExportableError, not_exportable_ops, to_onnx  # noqa: E402
+from autograph_cli.export import NotExportableError, exportable_ops, not_exportable_ops, to_onnx  # noqa: E402
 
 
 def _session(model):
@@ -286,6 +286,7 @@ def test_not_exportable_op_names_op_and_line():
 def test_not_exportable_list():
     missing = not_exportable_ops()
     assert "ReduceDataset" in missing and "EagerPyFunc" in missing
+    assert "EagerPyFunc" not in exportable_ops()
     assert "While" not in missing and "MatMul" not in missing
 
 
@@ -665,6 +666,24 @@ def test_segment_ops_and_det():
     check(f, (tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None], tf.int32),
               tf.TensorSpec([None, 2, 2], tf.float32)),
           [(x, np.array([0, 0, 2, 3, 3], np.int32), np.array([3, -1, 0, 3, 1], np.int32), m)], rtol=1e-5)
+
+
+def test_diagonals_trace_and_sparse_cross_entropy():
+    # a classifier's evaluation function: its per-example sparse loss, and
+    # matrix diagonals (batched, non-square, an inf off the diagonal)
+    @tf.function
+    def f(logits, labels, m):
+        loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        return (loss, tf.reduce_mean(loss), tf.linalg.diag_part(m), tf.linalg.trace(m[..., :2, :2]),
+                tf.linalg.diag(logits), tf.linalg.diag_part(tf.transpose(m, [0, 2, 1])))
+
+    rng = np.random.default_rng(3)
+    logits = rng.standard_normal((4, 5)).astype(np.float32)
+    m = rng.standard_normal((2, 2, 3)).astype(np.float32)
+    m[0, 1, 2] = np.inf
+    check(f, (tf.TensorSpec([None, 5], tf.float32), tf.TensorSpec([None], tf.int32),
+              tf.TensorSpec([None, None, None], tf.float32)),
+          [(logits, np.array([0, 4, 2, 1], np.int32), m), (logits[:1], np.array([3], np.int32), m[:1, :1])])
 
 
 def test_tensor_array_scan_outputs():

@@ -63,7 +63,7 @@ def to_onnx(fn, path=None, opset=None, *, args=None, kwargs=None, input_signatur
 def exportable_ops():
     """Registered ops an exported graph may hold (Const as initializers; PrintV2
     and Assert are left out of the model)."""
-    return sorted({n for n in LOWERINGS if n not in ("ReduceDataset", "EagerPyFunc")} | {"Const", "PrintV2", "Assert"})
+    return sorted(set(LOWERINGS) | {"Const", "PrintV2", "Assert"})
 
 
 def not_exportable_ops():

@@ -698,6 +698,7 @@ def _not_exportable(reason):
     def fn(cx, node, ins):
         raise NotExportableError(f"op {node.op} is not exportable to ONNX ({reason})", node)
 
+    fn.exportable = False  # a lowering that only explains the refusal (lowerings() leaves it out)
     return fn
 
 
@@ -1503,6 +1504,49 @@ def _det(cx, node, ins):
     return cx.op("Det", ins)
 
 
+def _eye_mask(cx, m, n):
+    """[m, n] bool: row index == column index (m, n: int64 scalars)."""
+    zero, one = cx.i64(0), cx.i64(1)
+    rows = cx.op1("Unsqueeze", [cx.op1("Range", [zero, m, one]), cx.i64([1])])
+    return cx.op1("Equal", [rows, cx.op1("Range", [zero, n, one])])
+
+
+def _dim(cx, shape, axis):
+    return cx.op1("Squeeze", [cx.op1("Slice", [shape, cx.i64([axis]), cx.i64([axis + 1 if axis != -1 else INT64_MAX])]),
+                              cx.i64([0])])
+
+
+def _diag_part(cx, node, ins):
+    # the leading min(m, n) square, its off-diagonal entries zeroed (Where: an inf
+    # off the diagonal stays out), summed along the rows
+    x = ins[0]
+    shape = cx.op1("Shape", [x])
+    k = cx.op1("Min", [_dim(cx, shape, -2), _dim(cx, shape, -1)])
+    kk = cx.op1("Reshape", [k, cx.i64([1])])
+    sq = cx.op1("Slice", [x, cx.i64([0, 0]), cx.op1("Concat", [kk, kk], axis=0), cx.i64([-2, -1])])
+    zero = cx.const(np.zeros((), node.inputs[0].dtype.np))
+    return cx.op("ReduceSum", [cx.op1("Where", [_eye_mask(cx, k, k), sq, zero]), cx.i64([-1])], keepdims=0)
+
+
+def _diag(cx, node, ins):
+    x = ins[0]
+    n = _dim(cx, cx.op1("Shape", [x]), -1)
+    zero = cx.const(np.zeros((), node.inputs[0].dtype.np))
+    return cx.op("Where", [_eye_mask(cx, n, n), cx.op1("Unsqueeze", [x, cx.i64([-1])]), zero])
+
+
+def _sparse_softmax_xent(cx, node, ins):
+    # -log_softmax(logits)[label] and its backprop softmax - one_hot(label);
+    # a label outside [0, classes) is an error in the runtime and in onnxruntime
+    logits, labels = ins
+    lsm = cx.op1("LogSoftmax", [logits], axis=-1)
+    idx = cx.op1("Unsqueeze", [cx.op1("Cast", [labels], to=TP.INT64), cx.i64([-1])])
+    loss = cx.op1("Neg", [cx.op1("Squeeze", [cx.op1("GatherElements", [lsm, idx], axis=-1), cx.i64([-1])])])
+    classes = cx.op1("Range", [cx.i64(0), _dim(cx, cx.op1("Shape", [logits]), -1), cx.i64(1)])
+    one_hot = cx.op1("Cast", [cx.op1("Equal", [idx, classes])], to=elem_type(node.inputs[0].dtype, node))
+    return [loss, cx.op1("Sub", [cx.op1("Exp", [lsm]), one_hot])]
+
+
 def _nchw(cx, x):
     return cx.op1("Transpose", [x], perm=[0, 3, 1, 2])
 
@@ -1706,6 +1750,9 @@ for _name, _fn in {
     "Unique": _unique,
     "SoftmaxCrossEntropyWithLogits": _softmax_xent,
     "MatrixDeterminant": _det,
+    "MatrixDiagPart": _diag_part,
+    "MatrixDiag": _diag,
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_xent,
     "SegmentSum": _segment("sum", True),
     "UnsortedSegmentSum": _segment("sum", False),
     "SegmentMean": _segment("mean", True),
@@ -1728,7 +1775,8 @@ for _name, _fn in {
 
 def lowerings() -> dict:
     """{op name: ONNX lowering}: the op table's 'onnx' column."""
-    return {name: op.lowerings["onnx"] for name, op in REGISTRY.items() if "onnx" in op.lowerings}
+    return {name: op.lowerings["onnx"] for name, op in REGISTRY.items()
+            if "onnx" in op.lowerings and getattr(op.lowerings["onnx"], "exportable", True)}
 
 
 LOWERINGS = lowerings()  # read by export.exportable_ops

@@ -141,7 +141,8 @@ def _load_engines() -> dict:
     engines = {"numpy": lambda op: op.kernel is not None or op.emit is not None}
     try:
         import autograph_cli.export._onnx  # noqa: F401 - registers the "onnx" lowerings
-        engines["onnx"] = lambda op: "onnx" in op.lowerings
+        # (a lowering that only explains why the op is not exportable does not count)
+        engines["onnx"] = lambda op: getattr(op.lowerings.get("onnx"), "exportable", "onnx" in op.lowerings)
     except ImportError:
         pass
     try:
