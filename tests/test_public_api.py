@@ -40,6 +40,9 @@ PUBLIC_MODULES = [
     "autograph_cli.tf.keras.models",
     "autograph_cli.tf.keras.optimizers",
     "autograph_cli.tf.keras.regularizers",
+    "autograph_cli.tf.keras.backend",
+    "autograph_cli.tf.keras.preprocessing",
+    "autograph_cli.tf.keras.utils",
     "autograph_cli.saved_model",
     "autograph_cli.saved_model.format",
     "autograph_cli.saved_model.load",
@@ -113,7 +116,7 @@ def test_tf_all_lists_every_public_global_and_nothing_else():
 
 
 KERAS_NAMESPACES = ["activations", "callbacks", "initializers", "layers", "losses", "metrics", "models",
-                    "optimizers", "regularizers"]
+                    "optimizers", "regularizers", "backend", "preprocessing", "utils"]
 
 
 @pytest.mark.parametrize("namespace", ["", *KERAS_NAMESPACES])

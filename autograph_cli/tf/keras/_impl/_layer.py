@@ -17,6 +17,7 @@ from autograph_cli.runtime.tensor import Tensor, convert_to_tensor
 from autograph_cli.runtime import ops
 from autograph_cli.runtime.variables import Module, Variable, init_scope
 
+from . import backend as _backend
 from . import initializers as _init
 from . import regularizers as _regularizers
 
@@ -261,7 +262,7 @@ class Layer(Module):
         super().__init__(name=name or unique_name(base))
         self._trainable = bool(trainable)
         self.built = False
-        self._dtype_policy = dt.as_dtype(dtype or "float32")
+        self._dtype_policy = dt.as_dtype(dtype or _backend.floatx())
         self._losses = []
         # functions giving the weights' penalties (closures: checkpoints and
         # variable tracking do not see the weights through them)

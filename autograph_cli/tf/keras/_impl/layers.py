@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import types as _types
 from typing import Any, Callable
 
 from autograph_cli.runtime import dtypes as dt
@@ -508,3 +509,10 @@ class Concatenate(Layer):
 class Add(Layer):
     def call(self, inputs):
         return ops.add_n(list(inputs))
+
+
+# tf.keras.layers.experimental.preprocessing: where TensorFlow 2.3-2.5 programs find the preprocessing layers
+experimental = _types.SimpleNamespace(preprocessing=_types.SimpleNamespace(
+    TextVectorization=TextVectorization, StringLookup=StringLookup, IntegerLookup=IntegerLookup,  # noqa: F405
+    Normalization=Normalization, Rescaling=Rescaling))  # noqa: F405
+__all__ += ["experimental"]
