@@ -323,3 +323,33 @@ def test_conv_autoencoder_trains():
 def test_tf_nn_conv1d_is_conv1d_layer_math():
     x, w = _x(2, 7, 3), _x(3, 3, 2)
     np.testing.assert_allclose(tf.nn.conv1d(x, w, 2, "VALID").numpy(), _conv1d_ref(x, w, 2), atol=1e-5)
+
+
+def test_dot_and_additive_attention_layers_match_numpy():
+    q, v, k = _x(2, 3, 4), _x(2, 5, 4), _x(2, 5, 4)
+    vmask = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], bool)
+    qmask = np.array([[1, 1, 0], [1, 1, 1]], bool)
+
+    def ref(scores, causal=False):
+        keep = np.broadcast_to(vmask[:, None, :], scores.shape).copy()
+        if causal:
+            keep &= np.tril(np.ones(scores.shape[1:], bool))
+        w = _softmax(np.where(keep, scores, scores - 1e9))
+        return (w @ v) * qmask[..., None], w
+
+    att = L.Attention(use_scale=True)
+    out, w = att([q, v, k], mask=[qmask, vmask], return_attention_scores=True)
+    scale = float(att.scale.numpy())
+    want, want_w = ref(scale * q @ k.transpose(0, 2, 1))
+    np.testing.assert_allclose(out.numpy(), want, atol=1e-5)
+    np.testing.assert_allclose(w.numpy(), want_w, atol=1e-5)
+    causal = L.Attention()([q, v, k], mask=[qmask, vmask], use_causal_mask=True)
+    np.testing.assert_allclose(causal.numpy(), ref(q @ k.transpose(0, 2, 1), causal=True)[0], atol=1e-5)
+    add = L.AdditiveAttention()
+    out = add([q, v, k], mask=[qmask, vmask])
+    s = add.scale.numpy()
+    scores = (s * np.tanh(q[:, :, None, :] + k[:, None, :, :])).sum(-1)
+    np.testing.assert_allclose(out.numpy(), ref(scores)[0], atol=1e-5)
+    f = tf.function(lambda a, b: L.Attention()([a, b]))
+    np.testing.assert_allclose(f(q, v).numpy(), _softmax(q @ v.transpose(0, 2, 1)) @ v, atol=1e-5)
+    assert L.GlobalAvgPool1D is L.GlobalAveragePooling1D and L.GlobalMaxPool2D is L.GlobalMaxPooling2D

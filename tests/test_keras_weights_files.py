@@ -79,3 +79,17 @@ def test_model_checkpoint_callback_saves_each_epoch_or_the_best(tmp_path, capsys
         np.testing.assert_allclose(restored.predict(x, verbose=0), model.predict(x, verbose=0), atol=1e-6)
     with pytest.raises(NotImplementedError, match="save_weights_only=True"):
         keras.callbacks.ModelCheckpoint(str(tmp_path / "m"))
+
+
+def test_csv_logger_writes_a_row_per_epoch(tmp_path):
+    x, y = _data()
+    model = _model()
+    model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    path = tmp_path / "log.csv"
+    hist = model.fit(x, y, epochs=3, verbose=0, validation_data=(x, y),
+                     callbacks=[keras.callbacks.CSVLogger(str(path))])
+    lines = path.read_text().splitlines()
+    assert lines[0] == "epoch,loss,mae,val_loss,val_mae" and len(lines) == 4
+    assert np.isclose(float(lines[3].split(",")[1]), hist.history["loss"][2], rtol=1e-6)
+    model.fit(x, y, epochs=1, verbose=0, callbacks=[keras.callbacks.CSVLogger(str(path), append=True)])
+    assert len(path.read_text().splitlines()) == 5

@@ -17,7 +17,7 @@ from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 from . import initializers
 from ._layer import Layer, _take_regularizers
 
-__all__ = ["MultiHeadAttention", "Normalization"]
+__all__ = ["MultiHeadAttention", "Normalization", "Attention", "AdditiveAttention"]
 
 
 def _last(shape, layer, what):
@@ -206,3 +206,94 @@ class Normalization(Layer):
         else:
             y = (x - mean) / ops.maximum(ops.sqrt(var), 1e-7)
         return ops.squeeze(y, [1]) if squeeze else y
+
+
+class _BaseDenseAttention(Layer):
+    def __init__(self, use_scale=False, dropout=0.0, seed=None, **kwargs):
+        kwargs.pop("causal", None)
+        super().__init__(**kwargs)
+        self.use_scale = bool(use_scale)
+        self.dropout = float(dropout)
+        self.seed = seed
+
+    def _scores(self, q, k):
+        raise NotImplementedError
+
+    def call(self, inputs, mask=None, training=None, return_attention_scores=False, use_causal_mask=False):
+        if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
+            raise ValueError(f"{type(self).__name__} layer must be called on a list of inputs, namely "
+                             f"[query, value] or [query, value, key]. Received: {inputs}")
+        q, v = inputs[0], inputs[1]
+        k = inputs[2] if len(inputs) == 3 else v
+        q_mask = v_mask = None
+        if mask is not None:
+            q_mask, v_mask = mask[0], mask[1] if len(mask) > 1 else None
+        scores = self._scores(q, k)  # (batch, Tq, Tv)
+        keep = None
+        if v_mask is not None:
+            keep = ops.expand_dims(ops.cast(ops.convert_to_tensor(v_mask), dt.bool), -2)
+        if use_causal_mask:
+            tq, tv = ops.shape(scores)[1], ops.shape(scores)[2]
+            causal = ops.greater_equal(ops.expand_dims(ops.range(tq), 1), ops.expand_dims(ops.range(tv), 0))
+            causal = ops.expand_dims(causal, 0)
+            keep = causal if keep is None else ops.logical_and(keep, causal)
+        if keep is not None:
+            scores = scores - 1e9 * (1.0 - ops.cast(keep, scores.dtype))
+        weights = nn_ops.softmax(scores, axis=-1)
+        shown = weights
+        if self.dropout and training is not None and _python_bool(training):
+            weights = nn_ops.dropout(weights, self.dropout, seed=self.seed)
+        out = ops.matmul(weights, v)
+        if q_mask is not None:
+            out = out * ops.expand_dims(ops.cast(ops.convert_to_tensor(q_mask), out.dtype), -1)
+        if return_attention_scores:
+            return out, shown
+        return out
+
+    def compute_mask(self, inputs, mask=None):
+        if mask is None or mask[0] is None:
+            return None
+        return ops.convert_to_tensor(mask[0])
+
+
+class Attention(_BaseDenseAttention):
+    """Dot-product attention of a query sequence over a value (and key) sequence: softmax(q @ k^T) @ v."""
+
+    def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
+        if score_mode not in ("dot", "concat"):
+            raise ValueError(f"Invalid value for argument score_mode. Expected one of {{'dot', 'concat'}}. "
+                             f"Received: score_mode={score_mode}")
+        super().__init__(use_scale, dropout, seed, **kwargs)
+        self.score_mode = score_mode
+
+    def build(self, input_shape):
+        self.scale = self.add_weight("scale", (), initializer="ones") if self.use_scale else None
+        self.concat_score_weight = self.add_weight("concat_score_weight", (), initializer="ones") \
+            if self.score_mode == "concat" else None
+        self.built = True
+
+    def _scores(self, q, k):
+        if self.score_mode == "dot":
+            s = ops.matmul(q, k, transpose_b=True)
+            return s if self.scale is None else s * self.scale
+        qr = ops.expand_dims(q, -2)
+        kr = ops.expand_dims(k, -3)
+        if self.scale is not None:
+            return self.concat_score_weight * ops.reduce_sum(ops.tanh(self.scale * (qr + kr)), axis=-1)
+        return self.concat_score_weight * ops.reduce_sum(ops.tanh(qr + kr), axis=-1)
+
+
+class AdditiveAttention(_BaseDenseAttention):
+    """Bahdanau-style attention: scores sum(scale * tanh(q + k)) over the features."""
+
+    def __init__(self, use_scale=True, dropout=0.0, seed=None, **kwargs):
+        super().__init__(use_scale, dropout, seed, **kwargs)
+
+    def build(self, input_shape):
+        dim = TensorShape(input_shape[1] if isinstance(input_shape, (list, tuple)) else input_shape).dims[-1]
+        self.scale = self.add_weight("scale", (dim,), initializer="glorot_uniform") if self.use_scale else None
+        self.built = True
+
+    def _scores(self, q, k):
+        t = ops.tanh(ops.expand_dims(q, -2) + ops.expand_dims(k, -3))
+        return ops.reduce_sum(t if self.scale is None else self.scale * t, axis=-1)

@@ -14,7 +14,8 @@ import time
 import numpy as np
 
 __all__ = ["Callback", "History", "EarlyStopping", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau",
-           "TerminateOnNaN", "ProgbarLogger", "CallbackList", "ModelCheckpoint"]
+           "TerminateOnNaN", "ProgbarLogger", "CallbackList", "ModelCheckpoint",
+           "CSVLogger"]
 
 
 class Callback:
@@ -180,6 +181,39 @@ class ModelCheckpoint(Callback):
         if directory:
             os.makedirs(directory, exist_ok=True)
         self.model.save_weights(path, overwrite=True)
+
+
+class CSVLogger(Callback):
+    """Writes one CSV row per epoch: the epoch, then the logs (keys sorted, as Keras)."""
+
+    def __init__(self, filename, separator=",", append=False):
+        super().__init__()
+        self.filename, self.sep, self.append = os.fspath(filename), separator, append
+        self.keys = None
+        self._file = None
+
+    def on_train_begin(self, logs=None):
+        exists = self.append and os.path.exists(self.filename) and os.path.getsize(self.filename) > 0
+        self._header = not exists
+        self._file = open(self.filename, "a" if self.append else "w", newline="", encoding="utf-8")  # noqa: SIM115
+
+    def on_epoch_end(self, epoch, logs=None):
+        import csv
+
+        logs = dict(logs or {})
+        if self.keys is None:
+            self.keys = sorted(logs)
+        writer = csv.writer(self._file, delimiter=self.sep)
+        if self._header:
+            writer.writerow(["epoch"] + self.keys)
+            self._header = False
+        writer.writerow([epoch] + [float(logs[k]) if k in logs else "NA" for k in self.keys])
+        self._file.flush()
+
+    def on_train_end(self, logs=None):
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 def _current_lr(model):

@@ -26,7 +26,7 @@ __all__ = [
     "LayerNormalization", "BatchNormalization", "Activation", "ReLU", "Softmax", "Lambda", "Concatenate", "Add",
     "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN", "SimpleRNN", "LSTM", "GRU", "Bidirectional",
     "TimeDistributed", "Masking", "InputSpec", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise",
-    "ActivityRegularization",
+    "ActivityRegularization", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D",
 ]
 __all__ += _more_layers.__all__
 __all__ += _attention.__all__
@@ -516,3 +516,8 @@ experimental = _types.SimpleNamespace(preprocessing=_types.SimpleNamespace(
     TextVectorization=TextVectorization, StringLookup=StringLookup, IntegerLookup=IntegerLookup,  # noqa: F405
     Normalization=Normalization, Rescaling=Rescaling))  # noqa: F405
 __all__ += ["experimental"]
+
+GlobalAvgPool1D = GlobalAveragePooling1D
+GlobalAvgPool2D = GlobalAveragePooling2D
+GlobalMaxPool1D = GlobalMaxPooling1D
+GlobalMaxPool2D = GlobalMaxPooling2D
