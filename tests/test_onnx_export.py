@@ -716,3 +716,17 @@ def test_tensor_array_scan_outputs():
 
     model = check(g, (I32,), [(np.int32(5),), (np.int32(0),)])
     assert "Sequence" not in str(model.graph)  # a scan output, no sequence
+
+
+def test_keras_recurrent_models_export_with_dynamic_batch_and_time():
+    # the RNN layers carry a TensorArray of the sequence that return_sequences=False
+    # never writes; onnxruntime runs the model at several batch and time sizes
+    tf.random.set_seed(4)
+    rng = np.random.default_rng(4)
+    for layer in (tf.keras.layers.LSTM(6), tf.keras.layers.GRU(5, return_sequences=True),
+                  tf.keras.layers.SimpleRNN(4)):
+        model = tf.keras.Sequential([tf.keras.Input(shape=(None, 3)), layer, tf.keras.layers.Dense(2)])
+        fn = tf.function(lambda x, model=model: model(x))
+        check(fn, (tf.TensorSpec([None, None, 3], tf.float32),),
+              [(rng.standard_normal((b, t, 3)).astype(np.float32),) for b, t in ((2, 4), (1, 6), (3, 1))],
+              rtol=1e-4, atol=1e-5)

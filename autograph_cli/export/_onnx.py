@@ -289,6 +289,8 @@ def _ta_analysis(root):
                 union(n.inputs[0], n.outputs[0])
                 if op == "TensorArrayWriteV3":
                     facts.append((n.outputs[0], n.inputs[2].dtype, n.inputs[2].shape))
+            elif op == "TensorArraySizeV3":
+                facts.append((n.inputs[0], None, None))
             elif op in ("TensorArrayReadV3", "TensorArrayGatherV3", "TensorArrayConcatV3"):
                 es = n.attrs.get("elem_shape")
                 facts.append((n.inputs[0], n.attrs.get("dtype"), es if op != "TensorArrayConcatV3" else None))
@@ -1102,8 +1104,14 @@ def _assign(kind):
 # -------------------------------------------------------------- TensorArray
 def _ta_new(cx, node, ins):
     info = cx.ta_info(node.outputs[0])
-    if info is None or info.dtype is None:
-        raise NotExportableError("a TensorArray that is never written or read cannot be exported", node)
+    if info is None:
+        # only carried along (a Keras RNN's sequence when return_sequences is
+        # False): nothing observes it, an empty sequence stands for it
+        cx.ta_elem[id(node.outputs[0])] = TP.FLOAT
+        return [cx.op1("SequenceEmpty", [], dtype=TP.FLOAT)]
+    if info.dtype is None:
+        raise NotExportableError("a TensorArray whose size is read but that is never written or read cannot be "
+                                 "exported", node)
     dtype = info.dtype
     et = elem_type(dtype, node)
     cx.ta_elem[id(node.outputs[0])] = et
