@@ -5,6 +5,7 @@ generated statement would cost more than the whole conversion).
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
 
@@ -15,6 +16,10 @@ MARK = "\x1f"  # line anchors: a comment line "#\x1f<line>" that the pipeline st
 
 
 _MAKERS: dict = {}  # node type -> its constructor without validation
+
+#: AUTOGRAPH_STRICT_NODES=1 (the test suite sets it; a debugging aid): the
+#: nodes ``make`` and ``replace`` build go through libcst's validation.
+STRICT = os.environ.get("AUTOGRAPH_STRICT_NODES", "") not in ("", "0")
 
 
 def make(t, **values):
@@ -32,6 +37,8 @@ def _maker(t):
     """A function ``(*, field=default, ...) -> t`` that sets each field of a
     new ``t`` (one generated function per type: a loop over the fields
     with a lookup per field costs twice as much)."""
+    if STRICT:
+        return lambda **values: t(**values)
     env = {"_new": object.__new__, "_set": object.__setattr__, "_T": t}
     params, sets = [], []
     for i, f in enumerate(fields(t)):
@@ -49,20 +56,44 @@ def _maker(t):
     return env["make"]
 
 
+def maker(t):
+    """``make`` for one type, looked up once: ``maker(cst.Name)(value="x")``."""
+    m = _MAKERS.get(t)
+    if m is None:
+        m = _MAKERS[t] = _maker(t)
+    return m
+
+
+_Name, _Attribute, _Call, _Arg = maker(cst.Name), maker(cst.Attribute), maker(cst.Call), maker(cst.Arg)
+_Line, _Expr, _Assign, _AssignTarget = (maker(cst.SimpleStatementLine), maker(cst.Expr), maker(cst.Assign),
+                                        maker(cst.AssignTarget))
+_Tuple, _Element, _String = maker(cst.Tuple), maker(cst.Element), maker(cst.SimpleString)
+_NameItem, _FunctionDef, _Parameters, _Param = (maker(cst.NameItem), maker(cst.FunctionDef), maker(cst.Parameters),
+                                                maker(cst.Param))
+_IndentedBlock, _If, _UnaryOperation = maker(cst.IndentedBlock), maker(cst.If), maker(cst.UnaryOperation)
+_NOT = make(cst.Not)
+
+
 def name(value: str) -> cst.Name:
-    return make(cst.Name, value=value)
+    return _Name(value=value)
+
+
+_AG_ATTRS: dict = {}  # attr -> ``ag__.attr`` (nodes are immutable: one serves every use)
 
 
 def ag(attr: str) -> cst.Attribute:
-    return make(cst.Attribute, value=make(cst.Name, value=AG), attr=make(cst.Name, value=attr))
+    node = _AG_ATTRS.get(attr)
+    if node is None:
+        node = _AG_ATTRS[attr] = _Attribute(value=_Name(value=AG), attr=_Name(value=attr))
+    return node
 
 
 def call(func: cst.BaseExpression, *args: cst.BaseExpression) -> cst.Call:
-    return make(cst.Call, func=func, args=[make(cst.Arg, value=a) for a in args])
+    return _Call(func=func, args=[_Arg(value=a) for a in args])
 
 
 def ag_call(attr: str, *args: cst.BaseExpression) -> cst.Call:
-    return call(ag(attr), *args)
+    return _Call(func=ag(attr), args=[_Arg(value=a) for a in args])
 
 
 _NO_PARAMS = cst.Parameters()
@@ -73,76 +104,78 @@ def lam(body: cst.BaseExpression) -> cst.Lambda:
 
 
 def string_tuple(names: Iterable[str]) -> cst.Tuple:
-    return make(cst.Tuple, elements=[make(cst.Element, value=make(cst.SimpleString, value=repr(n))) for n in names])
+    return _Tuple(elements=[_Element(value=_String(value=repr(x))) for x in names])
 
 
 def line(*small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
-    return make(cst.SimpleStatementLine, body=list(small))
+    return _Line(body=list(small))
 
 
 def expr_stmt(value: cst.BaseExpression) -> cst.SimpleStatementLine:
-    return line(make(cst.Expr, value=value))
+    return _Line(body=[_Expr(value=value)])
 
 
 def assign(target: str | cst.BaseAssignTargetExpression, value: cst.BaseExpression) -> cst.SimpleStatementLine:
-    if isinstance(target, str):
-        target = name(target)
-    return line(make(cst.Assign, targets=[make(cst.AssignTarget, target=target)], value=value))
+    if type(target) is str:
+        target = _Name(value=target)
+    return _Line(body=[_Assign(targets=[_AssignTarget(target=target)], value=value)])
 
 
 def true() -> cst.Name:
-    return name("True")
+    return _Name(value="True")
 
 
 def false() -> cst.Name:
-    return name("False")
+    return _Name(value="False")
 
 
 def none() -> cst.Name:
-    return name("None")
+    return _Name(value="None")
 
 
 def not_(value: cst.BaseExpression) -> cst.UnaryOperation:
-    return make(cst.UnaryOperation, operator=make(cst.Not), expression=value)
+    return _UnaryOperation(operator=_NOT, expression=value)
 
 
 def parenthesize(value: cst.BaseExpression) -> cst.BaseExpression:
     if isinstance(value, (cst.Name, cst.Call, cst.Attribute, cst.Subscript)) or getattr(value, "lpar", None):
         return value
-    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return replace(value, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def any_of(flags: Sequence[str]) -> cst.BaseExpression:
     """``a or b or c`` over flag names."""
-    expr: cst.BaseExpression = cst.Name(flags[0])
+    expr: cst.BaseExpression = _Name(value=flags[0])
     for f in flags[1:]:
-        expr = cst.BooleanOperation(left=expr, operator=cst.Or(), right=cst.Name(f))
+        expr = make(cst.BooleanOperation, left=expr, operator=make(cst.Or), right=_Name(value=f))
     return expr
 
 
 def none_of(flags: Sequence[str]) -> cst.BaseExpression:
     """``not (a or b)`` (``not a`` for one flag)."""
     if len(flags) == 1:
-        return not_(cst.Name(flags[0]))
+        return not_(_Name(value=flags[0]))
     return not_(parenthesize(any_of(flags)))
 
 
+_Global, _Nonlocal = maker(cst.Global), maker(cst.Nonlocal)
+
+
 def decl(kind: str, names: Sequence[str]) -> cst.SimpleStatementLine:
-    items = [make(cst.NameItem, name=name(x)) for x in names]
-    return line(make(cst.Global if kind == "global" else cst.Nonlocal, names=items))
+    items = [_NameItem(name=_Name(value=x)) for x in names]
+    return _Line(body=[(_Global if kind == "global" else _Nonlocal)(names=items)])
 
 
 def function_def(fn_name: str, params: Sequence[str], body: Sequence[cst.BaseStatement]) -> cst.FunctionDef:
-    return make(
-        cst.FunctionDef,
-        name=name(fn_name),
-        params=make(cst.Parameters, params=[make(cst.Param, name=name(p)) for p in params]) if params else _NO_PARAMS,
-        body=make(cst.IndentedBlock, body=list(body) or [line(make(cst.Pass))]),
+    return _FunctionDef(
+        name=_Name(value=fn_name),
+        params=_Parameters(params=[_Param(name=_Name(value=p)) for p in params]) if params else _NO_PARAMS,
+        body=_IndentedBlock(body=list(body) or [_Line(body=[make(cst.Pass)])]),
     )
 
 
 def if_(test: cst.BaseExpression, body: Sequence[cst.BaseStatement], orelse=None) -> cst.If:
-    return make(cst.If, test=test, body=make(cst.IndentedBlock, body=list(body)), orelse=orelse)
+    return _If(test=test, body=_IndentedBlock(body=list(body)), orelse=orelse)
 
 
 _ANCHOR_PREFIX = "#" + MARK
@@ -177,7 +210,7 @@ def anchor_line(lineno: int) -> cst.EmptyLine:
     return anchor
 
 
-_ALL_FIELDS: dict = {}
+_COPIERS: dict = {}  # node type -> its copier (see ``replace``)
 
 
 def replace(node, **changes):
@@ -185,14 +218,23 @@ def replace(node, **changes):
     changes that cannot make a node invalid (its leading lines, say):
     validating costs more than building the node."""
     t = type(node)
-    names = _ALL_FIELDS.get(t)
-    if names is None:
-        names = _ALL_FIELDS[t] = tuple(f.name for f in fields(t))
-    new = object.__new__(t)
-    setattr_ = object.__setattr__
-    for f in names:
-        setattr_(new, f, changes[f] if f in changes else getattr(node, f))
-    return new
+    copier = _COPIERS.get(t)
+    if copier is None:
+        copier = _COPIERS[t] = _copier(t)
+    return copier(node, changes)
+
+
+def _copier(t):
+    """A function ``(node, changes) -> t`` setting each field of a new ``t``
+    from ``changes`` or else from ``node`` (generated, as ``_maker``)."""
+    if STRICT:
+        return lambda node, changes: node.with_changes(**changes)
+    env = {"_new": object.__new__, "_set": object.__setattr__, "_T": t}
+    sets = "".join(
+        f"    _set(new, {f.name!r}, changes[{f.name!r}] if {f.name!r} in changes else node.{f.name})\n" for f in fields(t)
+    )
+    exec(f"def copy(node, changes):\n    new = _new(_T)\n{sets}    return new\n", env)
+    return env["copy"]
 
 
 @dataclass(frozen=True)

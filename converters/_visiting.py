@@ -22,6 +22,8 @@ import dataclasses
 
 import libcst as cst
 
+from ._nodes import replace
+
 # Fields that never hold a node a converter looks at.
 _SKIPPED_FIELDS = frozenset(
     {
@@ -33,6 +35,8 @@ _SKIPPED_FIELDS = frozenset(
     }
 )
 
+_TEXT = (str, bool, int)  # fields declared to hold text or flags (a Name's value ...)
+
 _FIELDS: dict = {}  # node type -> the names of its fields that may hold syntax
 _IS_NODE: dict = {}  # type -> whether a value of it is a node to walk
 
@@ -41,7 +45,8 @@ def child_fields(t) -> tuple:
     fs = _FIELDS.get(t)
     if fs is None:
         fs = _FIELDS[t] = tuple(
-            f.name for f in dataclasses.fields(t) if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace")
+            f.name for f in dataclasses.fields(t)
+            if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace") and f.type not in _TEXT
         )
     return fs
 
@@ -90,15 +95,22 @@ class NodeVisitor(_TableDispatch):
 
     def walk(self, node) -> None:
         if self.on_visit(node):
-            for name in child_fields(type(node)):
+            t = type(node)
+            fs = _FIELDS.get(t)
+            if fs is None:
+                fs = child_fields(t)
+            for name in fs:
                 v = getattr(node, name)
                 t = type(v)
                 if t is tuple or t is list:
                     for x in v:
-                        if _is_node(type(x)):
+                        is_node = _IS_NODE.get(type(x))
+                        if is_node or (is_node is None and _is_node(type(x))):
                             self.walk(x)
-                elif _is_node(t):
-                    self.walk(v)
+                else:
+                    is_node = _IS_NODE.get(t)
+                    if is_node or (is_node is None and _is_node(t)):
+                        self.walk(v)
         self.on_leave(node)
 
 
@@ -115,13 +127,18 @@ class NodeRewriter(_TableDispatch):
         updated = node
         if self.on_visit(node):
             changes = None
-            for name in child_fields(type(node)):
+            t = type(node)
+            fs = _FIELDS.get(t)
+            if fs is None:
+                fs = child_fields(t)
+            for name in fs:
                 v = getattr(node, name)
                 t = type(v)
                 if t is tuple or t is list:
                     new_items = None
                     for i, x in enumerate(v):
-                        if _is_node(type(x)):
+                        is_node = _IS_NODE.get(type(x))
+                        if is_node or (is_node is None and _is_node(type(x))):
                             nx = self.rewrite(x)
                             if nx is not x:
                                 if new_items is None:
@@ -131,12 +148,14 @@ class NodeRewriter(_TableDispatch):
                         if changes is None:
                             changes = {}
                         changes[name] = new_items
-                elif _is_node(t):
-                    nv = self.rewrite(v)
-                    if nv is not v:
-                        if changes is None:
-                            changes = {}
-                        changes[name] = nv
+                else:
+                    is_node = _IS_NODE.get(t)
+                    if is_node or (is_node is None and _is_node(t)):
+                        nv = self.rewrite(v)
+                        if nv is not v:
+                            if changes is None:
+                                changes = {}
+                            changes[name] = nv
             if changes:
-                updated = node.with_changes(**changes)
+                updated = replace(node, **changes)
         return self.on_leave(node, updated)

@@ -27,4 +27,4 @@ def transform(small):
     changes = {"test": n.ag_call("assert_stmt", *args)}
     if not small.whitespace_after_assert.value:  # assert(x): the call needs a space
         changes["whitespace_after_assert"] = cst.SimpleWhitespace(" ")
-    return small.with_changes(**changes)
+    return n.replace(small, **changes)

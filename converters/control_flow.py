@@ -357,7 +357,7 @@ class ControlFlowConverter:
             extra_ref = n.name(extra_name)
         iterable = self._expr(stmt.iter)
         if isinstance(iterable, cst.Tuple) and not iterable.lpar:  # for x in a, b: one argument
-            iterable = iterable.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            iterable = n.replace(iterable, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         state = sorted(body.bound & (live_after | body.live_in | set(self.inputs.loop_flags.get(stmt, ())))) + _composites(body.bound)
         body_name, body_def = self._helper("loop_body", line, (item,), body)
         defs.append(body_def)
@@ -389,38 +389,38 @@ class ControlFlowConverter:
                 else:
                     orelse = cst.Else(body=cst.IndentedBlock(body=[n.anchored(x, line) for x in elif_new]))
             elif orelse is not None:
-                orelse = orelse.with_changes(body=sub(orelse.body))
-            new = stmt.with_changes(test=self._expr(stmt.test), body=sub(stmt.body), orelse=orelse)
+                orelse = n.replace(orelse, body=sub(orelse.body))
+            new = n.replace(stmt, test=self._expr(stmt.test), body=sub(stmt.body), orelse=orelse)
         elif isinstance(stmt, (cst.While, cst.For)):
             changes = {"body": sub(stmt.body)}
             if stmt.orelse is not None:
-                changes["orelse"] = stmt.orelse.with_changes(body=sub(stmt.orelse.body))
+                changes["orelse"] = n.replace(stmt.orelse, body=sub(stmt.orelse.body))
             if isinstance(stmt, cst.While):
                 changes["test"] = self._expr(stmt.test)
             else:
                 changes["iter"] = self._expr(stmt.iter)
                 bound.update(target_names(stmt.target))
-            new = stmt.with_changes(**changes)
+            new = n.replace(stmt, **changes)
         elif isinstance(stmt, cst.With):
             for i in stmt.items:
                 if i.asname is not None:
                     bound.update(target_names(i.asname.name))
-            items = [i.with_changes(item=self._expr(i.item)) for i in stmt.items]
-            new = stmt.with_changes(items=items, body=sub(stmt.body))
+            items = [n.replace(i, item=self._expr(i.item)) for i in stmt.items]
+            new = n.replace(stmt, items=items, body=sub(stmt.body))
         elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
             for h in stmt.handlers:
                 if h.name is not None:
                     bound.update(target_names(h.name.name))
-            handlers = [h.with_changes(body=sub(h.body)) for h in stmt.handlers]
-            new = stmt.with_changes(
+            handlers = [n.replace(h, body=sub(h.body)) for h in stmt.handlers]
+            new = n.replace(stmt, 
                 body=sub(stmt.body),
                 handlers=handlers,
-                orelse=stmt.orelse.with_changes(body=sub(stmt.orelse.body)) if stmt.orelse else None,
-                finalbody=stmt.finalbody.with_changes(body=sub(stmt.finalbody.body)) if stmt.finalbody else None,
+                orelse=n.replace(stmt.orelse, body=sub(stmt.orelse.body)) if stmt.orelse else None,
+                finalbody=n.replace(stmt.finalbody, body=sub(stmt.finalbody.body)) if stmt.finalbody else None,
             )
         elif type(stmt).__name__ == "Match":
-            cases = [c.with_changes(body=sub(c.body)) for c in stmt.cases]
-            new = stmt.with_changes(subject=self._expr(stmt.subject), cases=cases)
+            cases = [n.replace(c, body=sub(c.body)) for c in stmt.cases]
+            new = n.replace(stmt, subject=self._expr(stmt.subject), cases=cases)
             bound.update(self._pattern_names(stmt))
         else:
             return [stmt], conservative, self.info.writes(stmt)

@@ -138,7 +138,7 @@ class ExpressionConverter(NodeRewriter):
         pairs = []
         left = updated.left
         for p in parts:
-            pairs.append(cst.Comparison(left=left, comparisons=[p.with_changes(comparator=p.comparator)]))
+            pairs.append(cst.Comparison(left=left, comparisons=[n.replace(p, comparator=p.comparator)]))
             left = p.comparator
         args = [pairs[0]] + [n.lam(pair) for pair in pairs[1:]]
         return _keep_parens(updated, n.ag_call("and_", *args))
@@ -169,7 +169,7 @@ class ExpressionConverter(NodeRewriter):
             if func.value == "super" and not updated.args:
                 if self.first_param is None:
                     return updated
-                return updated.with_changes(
+                return n.replace(updated, 
                     args=[
                         cst.Arg(cst.Name("__class__"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
                         cst.Arg(cst.Name(self.first_param)),
@@ -182,7 +182,7 @@ class ExpressionConverter(NodeRewriter):
                 return updated
             if isinstance(func.value, _LITERALS):
                 return updated  # ', '.join(...), '{}'.format(...): a builtin type's method
-        return updated.with_changes(func=n.ag_call("converted", func))
+        return n.replace(updated, func=n.ag_call("converted", func))
 
 
 # Expressions whose value is always of a builtin type (str, bytes, numbers,
@@ -201,11 +201,11 @@ _STRIPPABLE = (
 
 def _strip_parens(e):
     if isinstance(e, _STRIPPABLE) and e.lpar and len(e.lpar) == 1:
-        return e.with_changes(lpar=[], rpar=[])
+        return n.replace(e, lpar=[], rpar=[])
     return e
 
 
 def _keep_parens(old, new):
     if old.lpar:
-        return new.with_changes(lpar=old.lpar, rpar=old.rpar)
+        return n.replace(new, lpar=old.lpar, rpar=old.rpar)
     return new

@@ -153,7 +153,7 @@ def _convert_inside(module, out, node, prefix, fast_path, lazy=False):
     body = BlockWalker(module, out, fast_path, lazy).block(list(node.body.body), prefix)
     if body is node.body.body or all(a is b for a, b in zip(body, node.body.body)):
         return node
-    return node.with_changes(body=node.body.with_changes(body=body))
+    return n.replace(node, body=n.replace(node.body, body=body))
 
 
 def _is_docstring(stmt) -> bool:
@@ -325,7 +325,7 @@ def convert_function(
     else:
         body = [*doc, *decls, *functional]
     _report(module, out, fn, qualname, *_converted_status(info))
-    return fn.with_changes(body=_new_body(module, fn, body))
+    return n.replace(fn, body=_new_body(module, fn, body))
 
 
 def _new_body(module, fn, body) -> cst.IndentedBlock:
@@ -449,7 +449,7 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
             # hand it to converted callers directly (no stub frame between,
             # one frame per call as in Python: see operators._adopt).
             fdef, direct = _same_signature_form(fn, functional_name(key), body)
-            forwarded = direct.with_changes(func=target)
+            forwarded = n.replace(direct, func=target)
         else:
             fdef = n.function_def(functional_name(key), fparams, body)
             forwarded = n.call(target, *[n.name(p) for p in fparams])
@@ -467,13 +467,13 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
     reraise = n.anchored(n.line(cst.Raise()), first_line)
     handler = cst.ExceptHandler(body=cst.IndentedBlock(body=[trim, reraise]),
                                 whitespace_after_except=cst.SimpleWhitespace(""))  # (bare: the least bytecode)
-    handler = handler.with_changes(leading_lines=n.anchored(n.line(cst.Pass()), first_line).leading_lines)
+    handler = n.replace(handler, leading_lines=n.anchored(n.line(cst.Pass()), first_line).leading_lines)
     stub = n.anchored(cst.Try(body=cst.IndentedBlock(body=[stub]), handlers=[handler]), first_line)
     guard = n.if_(n.not_(n.ag("fast")), [stub])
     user = _user_statements(module, fn, stmts, first_line) or [n.anchored(stmts[0], first_line), *stmts[1:]]
     body = [*doc, n.anchored(guard, first_line), *user]
     _report(module, out, fn, qualname, *_converted_status(info))
-    return fn.with_changes(body=_new_body(module, fn, body))
+    return n.replace(fn, body=_new_body(module, fn, body))
 
 
 def _same_signature_form(fn, name, body):
@@ -522,7 +522,7 @@ class Mangle(NodeRewriter):
     def leave_Name(self, original, updated):
         v = updated.value
         if self.active and v.startswith("__") and not v.endswith("__"):
-            return updated.with_changes(value=self.prefix + v)
+            return n.replace(updated, value=self.prefix + v)
         return updated
 
 
@@ -633,7 +633,7 @@ class BlockWalker:
         new = self.block(list(block.body), prefix)
         if new is block.body or all(a is b for a, b in zip(new, block.body)):
             return block
-        return block.with_changes(body=new)
+        return n.replace(block, body=new)
 
     def _compound(self, stmt, prefix):
         changes = {}
@@ -648,16 +648,16 @@ class BlockWalker:
         elif orelse is not None:
             ob = self._body(orelse.body, prefix)
             if ob is not orelse.body:
-                changes["orelse"] = orelse.with_changes(body=ob)
+                changes["orelse"] = n.replace(orelse, body=ob)
         if isinstance(stmt, cst.Try):
             handlers = []
             for h in stmt.handlers:
                 hb = self._body(h.body, prefix)
-                handlers.append(h if hb is h.body else h.with_changes(body=hb))
+                handlers.append(h if hb is h.body else n.replace(h, body=hb))
             if any(a is not b for a, b in zip(handlers, stmt.handlers)):
                 changes["handlers"] = handlers
             if stmt.finalbody is not None:
                 fb = self._body(stmt.finalbody.body, prefix)
                 if fb is not stmt.finalbody.body:
-                    changes["finalbody"] = stmt.finalbody.with_changes(body=fb)
-        return stmt.with_changes(**changes) if changes else stmt
+                    changes["finalbody"] = n.replace(stmt.finalbody, body=fb)
+        return n.replace(stmt, **changes) if changes else stmt

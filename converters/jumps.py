@@ -178,10 +178,10 @@ class JumpLowering:
     def _append_to_open_leaf(self, stmt, rest):
         body = self.table.stmts(stmt.body)
         if not always_returns(body):
-            return stmt.with_changes(body=cst.IndentedBlock(body=[*body, *rest]))
+            return n.replace(stmt, body=cst.IndentedBlock(body=[*body, *rest]))
         orelse = stmt.orelse
         if orelse is None:
-            return stmt.with_changes(orelse=cst.Else(body=cst.IndentedBlock(body=list(rest))))
+            return n.replace(stmt, orelse=cst.Else(body=cst.IndentedBlock(body=list(rest))))
         if isinstance(orelse, cst.If):
             new_elif = self._append_to_open_leaf(orelse, rest)
             f = self.table.facts(orelse)
@@ -191,9 +191,9 @@ class JumpLowering:
                 reads |= self.table.reads(r)
                 writes |= self.table.writes(r)
             self._register_if(new_elif, orelse, reads, writes)
-            return stmt.with_changes(orelse=new_elif)
+            return n.replace(stmt, orelse=new_elif)
         else_body = self.table.stmts(orelse.body)
-        return stmt.with_changes(orelse=orelse.with_changes(body=cst.IndentedBlock(body=[*else_body, *rest])))
+        return n.replace(stmt, orelse=n.replace(orelse, body=cst.IndentedBlock(body=[*else_body, *rest])))
 
     def block(self, stmts, loop):
         """Lower a list of statements; return (statements, flags it may set)."""
@@ -201,6 +201,8 @@ class JumpLowering:
         flags = set()
         if self.do_return is not None:
             for i, stmt in enumerate(stmts):
+                if type(stmt) is not cst.If or i + 1 == len(stmts):
+                    continue
                 folded = self._fold_early_return(stmt, stmts[i + 1 :])
                 if folded is not None:
                     stmts = [*stmts[:i], folded]
@@ -238,17 +240,17 @@ class JumpLowering:
             return self._try(stmt, loop)
         if isinstance(stmt, cst.With):
             body, flags = self._sub_block(stmt.body, loop)
-            return [self._rebuilt(stmt, stmt.with_changes(body=body) if body is not stmt.body else stmt, flags)], flags
+            return [self._rebuilt(stmt, n.replace(stmt, body=body) if body is not stmt.body else stmt, flags)], flags
         if type(stmt).__name__ == "Match":
             flags = set()
             cases = []
             for case in stmt.cases:
                 body, f = self._sub_block(case.body, loop)
                 flags |= f
-                cases.append(case.with_changes(body=body) if body is not case.body else case)
+                cases.append(n.replace(case, body=body) if body is not case.body else case)
             if all(a is b for a, b in zip(cases, stmt.cases)):
                 return [stmt], flags
-            return [self._rebuilt(stmt, stmt.with_changes(cases=cases), flags)], flags
+            return [self._rebuilt(stmt, n.replace(stmt, cases=cases), flags)], flags
         return [stmt], set()
 
     def _kept(self, stmt, loop):
@@ -260,10 +262,10 @@ class JumpLowering:
             if orelse is not None:
                 ob, _ = self._sub_block(orelse.body, loop)
                 if ob is not orelse.body:
-                    orelse = orelse.with_changes(body=ob)
+                    orelse = n.replace(orelse, body=ob)
             if body is stmt.body and orelse is stmt.orelse:
                 return [stmt], set()
-            return [self._rebuilt(stmt, stmt.with_changes(body=body, orelse=orelse), set())], set()
+            return [self._rebuilt(stmt, n.replace(stmt, body=body, orelse=orelse), set())], set()
         if isinstance(stmt, cst.SimpleStatementLine):
             return [stmt], set()
         if isinstance(stmt, cst.If):
@@ -277,7 +279,7 @@ class JumpLowering:
             return self._try(stmt, loop)
         if isinstance(stmt, cst.With):
             body, flags = self._sub_block(stmt.body, loop)
-            return [self._rebuilt(stmt, stmt.with_changes(body=body) if body is not stmt.body else stmt, flags)], flags
+            return [self._rebuilt(stmt, n.replace(stmt, body=body) if body is not stmt.body else stmt, flags)], flags
         return [stmt], set()
 
     def _simple(self, stmt, loop):
@@ -289,9 +291,9 @@ class JumpLowering:
             return [stmt], set()
         out = []
         if i:
-            before = stmt.with_changes(body=stmt.body[:i])
+            before = n.replace(stmt, body=stmt.body[:i])
             before = cst.SimpleStatementLine(
-                body=[s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT) for s in stmt.body[:i]],
+                body=[n.replace(s, semicolon=cst.MaybeSentinel.DEFAULT) for s in stmt.body[:i]],
                 leading_lines=stmt.leading_lines,
             )
             f = self.table.facts(stmt)
@@ -317,7 +319,7 @@ class JumpLowering:
         the one at its end goes to the flag assignment (to ``retval_ = ...``
         for a return)."""
         last = out[comment_at]
-        new_last = last.with_changes(trailing_whitespace=stmt.trailing_whitespace)
+        new_last = n.replace(last, trailing_whitespace=stmt.trailing_whitespace)
         self.table.add(new_last, stmt, self.table.facts(last), line=self.table.lines.get(last))
         if last in self.flag_inits:
             self.flag_inits.add(new_last)
@@ -327,7 +329,7 @@ class JumpLowering:
         out[comment_at] = new_last
         if i == 0 and stmt.leading_lines:
             first = out[0]
-            new_first = first.with_changes(leading_lines=stmt.leading_lines)
+            new_first = n.replace(first, leading_lines=stmt.leading_lines)
             self.table.add(new_first, stmt, self.table.facts(first), line=self.table.lines.get(first))
             for made in self.flag_sets.values():
                 if first in made:
@@ -346,10 +348,10 @@ class JumpLowering:
             ob, f2 = self._sub_block(orelse.body, loop)
             flags |= f2
             if ob is not orelse.body:
-                orelse = orelse.with_changes(body=ob)
+                orelse = n.replace(orelse, body=ob)
         if body is stmt.body and orelse is stmt.orelse:
             return [stmt], flags
-        return [self._rebuilt(stmt, stmt.with_changes(body=body, orelse=orelse), flags)], flags
+        return [self._rebuilt(stmt, n.replace(stmt, body=body, orelse=orelse), flags)], flags
 
     def _loop(self, stmt, outer):
         jumps = self.table.info.loop_jumps.get(stmt, ())
@@ -379,7 +381,7 @@ class JumpLowering:
         new_loop = stmt
         if changed:
             new_body = cst.IndentedBlock(body=body_stmts, header=getattr(stmt.body, "header", cst.TrailingWhitespace()))
-            new_loop = self._rebuilt(stmt, stmt.with_changes(body=new_body, orelse=None), body_flags | set(stop))
+            new_loop = self._rebuilt(stmt, n.replace(stmt, body=new_body, orelse=None), body_flags | set(stop))
         if stop:
             self.loop_flags[new_loop] = stop
             self.flags_read.update(stop)
@@ -401,7 +403,7 @@ class JumpLowering:
         for h in stmt.handlers:
             hb, f = self._sub_block(h.body, loop)
             flags |= f
-            handlers.append(h.with_changes(body=hb) if hb is not h.body else h)
+            handlers.append(n.replace(h, body=hb) if hb is not h.body else h)
         orelse = stmt.orelse
         if orelse is not None:
             original = self.table.stmts(orelse.body)
@@ -410,7 +412,7 @@ class JumpLowering:
             if body_flags:
                 else_stmts = [self._guard(body_flags, else_stmts, stmt, "try_else")]
             if len(else_stmts) != len(original) or any(a is not b for a, b in zip(else_stmts, original)):
-                orelse = orelse.with_changes(body=cst.IndentedBlock(body=else_stmts))
+                orelse = n.replace(orelse, body=cst.IndentedBlock(body=else_stmts))
         finalbody = stmt.finalbody
         if finalbody is not None:
             # only a return leaves a finally, when all its paths return (analysis)
@@ -418,7 +420,7 @@ class JumpLowering:
             if final_flags:
                 return self._returning_finally(stmt, body, handlers, orelse, fb, flags | final_flags)
             if fb is not finalbody.body:
-                finalbody = finalbody.with_changes(body=fb)
+                finalbody = n.replace(finalbody, body=fb)
         unchanged = (
             body is stmt.body
             and orelse is stmt.orelse
@@ -427,7 +429,7 @@ class JumpLowering:
         )
         if unchanged:
             return [stmt], flags
-        new = stmt.with_changes(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
+        new = n.replace(stmt, body=body, handlers=handlers, orelse=orelse, finalbody=finalbody)
         return [self._rebuilt(stmt, new, flags)], flags
 
     def _returning_finally(self, stmt, body, handlers, orelse, final_body, flags):

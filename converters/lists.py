@@ -73,7 +73,7 @@ def transform(small, local_names):
         found = _pop(small.value, local_names)
         if found:
             target, args = found
-            return small.with_changes(value=_item(n.ag_call("list_pop", n.name(target), *args), 1))
+            return n.replace(small, value=_item(n.ag_call("list_pop", n.name(target), *args), 1))
         return None
     if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
         found = _pop(small.value, local_names)

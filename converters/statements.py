@@ -23,6 +23,7 @@ from typing import Callable
 
 import libcst as cst
 
+from . import _nodes as n
 from .tables import NodeTable
 
 
@@ -79,7 +80,7 @@ class _Rewrite:
             return block
         if isinstance(block, cst.SimpleStatementSuite):
             return cst.IndentedBlock(body=new)
-        return block.with_changes(body=new)
+        return n.replace(block, body=new)
 
     def statement(self, stmt, in_helper: bool):
         if isinstance(stmt, cst.SimpleStatementLine):
@@ -95,7 +96,7 @@ class _Rewrite:
                 new_orelse = self.statement(orelse, inner)
             elif orelse is not None:
                 ob = self._sub(orelse.body, inner)
-                new_orelse = orelse if ob is orelse.body else orelse.with_changes(body=ob)
+                new_orelse = orelse if ob is orelse.body else n.replace(orelse, body=ob)
             else:
                 new_orelse = None
             changes = {}
@@ -112,7 +113,7 @@ class _Rewrite:
             if stmt.orelse is not None:  # (kept loops only: jump lowering moved the others')
                 ob = self._sub(stmt.orelse.body, in_helper)
                 if ob is not stmt.orelse.body:
-                    changes["orelse"] = stmt.orelse.with_changes(body=ob)
+                    changes["orelse"] = n.replace(stmt.orelse, body=ob)
         elif isinstance(stmt, cst.With):
             body = self._sub(stmt.body, in_helper)
             changes = {"body": body} if body is not stmt.body else {}
@@ -124,7 +125,7 @@ class _Rewrite:
             handlers = []
             for h in stmt.handlers:
                 hb = self._sub(h.body, in_helper)
-                handlers.append(h if hb is h.body else h.with_changes(body=hb))
+                handlers.append(h if hb is h.body else n.replace(h, body=hb))
             if any(a is not b for a, b in zip(handlers, stmt.handlers)):
                 changes["handlers"] = handlers
             for name in ("orelse", "finalbody"):
@@ -132,18 +133,18 @@ class _Rewrite:
                 if part is not None:
                     pb = self._sub(part.body, in_helper)
                     if pb is not part.body:
-                        changes[name] = part.with_changes(body=pb)
+                        changes[name] = n.replace(part, body=pb)
         elif type(stmt).__name__ == "Match":
             cases = []
             for case in stmt.cases:
                 cb = self._sub(case.body, in_helper)
-                cases.append(case if cb is case.body else case.with_changes(body=cb))
+                cases.append(case if cb is case.body else n.replace(case, body=cb))
             changes = {"cases": cases} if any(a is not b for a, b in zip(cases, stmt.cases)) else {}
         else:
             return stmt
         if not changes:
             return stmt
-        new = self.table.add(stmt.with_changes(**changes), stmt, self.table.facts(stmt))
+        new = self.table.add(n.replace(stmt, **changes), stmt, self.table.facts(stmt))
         self.rebuilt[stmt] = new
         return new
 
@@ -167,7 +168,7 @@ class _Rewrite:
             smalls[i] = replaced
         if smalls is None:
             return stmt
-        new = self.table.add(stmt.with_changes(body=smalls), stmt, self.table.facts(stmt))
+        new = self.table.add(n.replace(stmt, body=smalls), stmt, self.table.facts(stmt))
         if binds:
             self.rebinds[new] = frozenset(binds)
         return new

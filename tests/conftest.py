@@ -19,6 +19,9 @@ import pytest
 # every op the suite builds is checked against its declared signature, attribute
 # kinds included (runtime/opdef.py: STRICT), eagerly too; set before the runtime loads
 os.environ.setdefault("AUTOGRAPH_STRICT_OPS", "1")
+# and every node the converters build without libcst's validation is validated
+# (converters/_nodes.py: STRICT); set before the converters load
+os.environ.setdefault("AUTOGRAPH_STRICT_NODES", "1")
 
 SLOW_FILES = {"test_stdlib_pipeline.py", "test_stdlib_hook.py", "test_precommit.py", "test_jax_random_programs.py"}
 
