@@ -21,7 +21,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from ._nodes import Verbatim
+from ._nodes import Code, Declaration, Verbatim
 
 _DEFAULT = cst.MaybeSentinel.DEFAULT
 _SW = cst.SimpleWhitespace
@@ -252,7 +252,7 @@ def _value_atom(node, st):
             _rpars(node.rpar, st)
 
 
-for _t in (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString):
+for _t in (cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, Code):
     _EMIT[_t] = _value_atom
 
 
@@ -872,6 +872,7 @@ def _names(keyword):
     return fn
 
 
+_SMALL[Declaration] = lambda node, st: st.tokens.append(f"{node.kind} {', '.join(node.names)}")
 _SMALL[cst.Global] = _names("global")
 _SMALL[cst.Nonlocal] = _names("nonlocal")
 

@@ -67,7 +67,6 @@ def maker(t):
 _Name, _Attribute, _Call, _Arg = maker(cst.Name), maker(cst.Attribute), maker(cst.Call), maker(cst.Arg)
 _Line, _Expr, _Assign, _AssignTarget = (maker(cst.SimpleStatementLine), maker(cst.Expr), maker(cst.Assign),
                                         maker(cst.AssignTarget))
-_Tuple, _Element, _String = maker(cst.Tuple), maker(cst.Element), maker(cst.SimpleString)
 _NameItem, _FunctionDef, _Parameters, _Param = (maker(cst.NameItem), maker(cst.FunctionDef), maker(cst.Parameters),
                                                 maker(cst.Param))
 _IndentedBlock, _If, _UnaryOperation = maker(cst.IndentedBlock), maker(cst.If), maker(cst.UnaryOperation)
@@ -103,8 +102,13 @@ def lam(body: cst.BaseExpression) -> cst.Lambda:
     return make(cst.Lambda, params=_NO_PARAMS, body=body)
 
 
-def string_tuple(names: Iterable[str]) -> cst.Tuple:
-    return _Tuple(elements=[_Element(value=_String(value=repr(x))) for x in names])
+def string_tuple(names: Iterable[str]) -> Code:
+    """``('a', 'b')`` (``()`` for none): the names a staged construct
+    carries, printed as one token (nothing reads them back from the tree)."""
+    items = [repr(x) for x in names]
+    if len(items) == 1:
+        return _Code(value=f"({items[0]},)")
+    return _Code(value=f"({', '.join(items)})")
 
 
 def line(*small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
@@ -158,12 +162,9 @@ def none_of(flags: Sequence[str]) -> cst.BaseExpression:
     return not_(parenthesize(any_of(flags)))
 
 
-_Global, _Nonlocal = maker(cst.Global), maker(cst.Nonlocal)
-
-
 def decl(kind: str, names: Sequence[str]) -> cst.SimpleStatementLine:
-    items = [_NameItem(name=_Name(value=x)) for x in names]
-    return _Line(body=[(_Global if kind == "global" else _Nonlocal)(names=items)])
+    """``nonlocal a, b`` (``kind``: "nonlocal" or "global") in a helper."""
+    return _Line(body=[_Declaration(kind=kind, names=tuple(names))])
 
 
 def function_def(fn_name: str, params: Sequence[str], body: Sequence[cst.BaseStatement]) -> cst.FunctionDef:
@@ -258,3 +259,46 @@ class Verbatim(cst.BaseCompoundStatement):
             ll._codegen(state)
         state.add_token(self.text)
         state.add_token(self.newline)
+
+
+@dataclass(frozen=True)
+class Code(cst.BaseExpression):
+    """An expression the converters generate whose parts nothing reads
+    again (the tuple of names a staged construct carries), held as its
+    text: one node to build and one token to print instead of a node per
+    part."""
+
+    value: str
+    lpar: Sequence[cst.LeftParen] = ()
+    rpar: Sequence[cst.RightParen] = ()
+
+    def _visit_and_replace_children(self, visitor):
+        return self
+
+    def _codegen_impl(self, state) -> None:
+        state.add_token(self.value)
+
+
+_Code = maker(Code)
+
+
+@dataclass(frozen=True)
+class Declaration(cst.BaseSmallStatement):
+    """A ``global``/``nonlocal`` statement the converters generate (the
+    names a helper binds), held as its names: printed as one token.
+    ``functions.Mangle`` mangles its names as it does the Names of a tree."""
+
+    kind: str
+    names: tuple
+    semicolon: cst.MaybeSentinel = cst.MaybeSentinel.DEFAULT
+
+    def _visit_and_replace_children(self, visitor):
+        return self
+
+    def _codegen_impl(self, state, default_semicolon: bool = False) -> None:
+        state.add_token(f"{self.kind} {', '.join(self.names)}")
+        if default_semicolon:
+            state.add_token("; ")
+
+
+_Declaration = maker(Declaration)

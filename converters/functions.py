@@ -525,6 +525,11 @@ class Mangle(NodeRewriter):
             return n.replace(updated, value=self.prefix + v)
         return updated
 
+    def leave_Declaration(self, original, updated):
+        names = tuple(self.prefix + v if self.active and v.startswith("__") and not v.endswith("__") else v
+                      for v in updated.names)
+        return updated if names == updated.names else n.replace(updated, names=names)
+
 
 class _DropDeclarations(NodeRewriter):
     """Turn the function's own global/nonlocal statements into ``pass``
