@@ -44,6 +44,7 @@ from __future__ import annotations
 import ast
 import gc
 import re
+import threading
 import warnings
 import zlib
 
@@ -89,12 +90,39 @@ def _parse(source: str, filename: str):
         # exception) on code Python itself may accept (3.10, 3.13)
         raise ConversionError(filename, 1, 1, "code is nested too deeply to parse")
     try:
-        module = cst.parse_module(source)
+        module = _parse_unvalidated(source)
     except cst.ParserSyntaxError as e:
         raise ConversionError(filename, e.raw_line, e.raw_column + 1, f"syntax error: {e.message}") from None
     except (RecursionError, MemoryError):
         raise ConversionError(filename, 1, 1, "code is nested too deeply to parse") from None
     return tree, module
+
+
+_PARSE_LOCK = threading.Lock()
+
+
+def _no_validation(self) -> None:
+    pass
+
+
+def _parse_unvalidated(source: str) -> cst.Module:
+    """``libcst.parse_module(source)`` without libcst validating each node
+    its parser builds (``CSTNode.__post_init__``; a tenth of the parse):
+    the parser's nodes are valid by construction (libcst's own note there
+    suggests the same). The validation is switched off for the parse only,
+    under a lock; AUTOGRAPH_STRICT_NODES keeps it."""
+    if n.STRICT:
+        return cst.parse_module(source)
+    node_class = cst.CSTNode
+    with _PARSE_LOCK:
+        validate = node_class.__dict__.get("__post_init__")
+        if validate is None:  # (a libcst without it: nothing to switch off)
+            return cst.parse_module(source)
+        node_class.__post_init__ = _no_validation
+        try:
+            return cst.parse_module(source)
+        finally:
+            node_class.__post_init__ = validate
 
 
 def _def_spans(tree) -> list:
