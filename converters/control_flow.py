@@ -28,20 +28,20 @@ def composite_name(target) -> str | None:
     """``a.b``, ``a['k']``, ``a[0].b`` ...: the text by which a staged
     construct carries an attribute or item it assigns (a name, then
     attributes and constant subscripts); None for any other target."""
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return target.value
-    if isinstance(target, cst.Attribute):
+    if type(target) is cst.Attribute:
         base = composite_name(target.value)
         return None if base is None else f"{base}.{target.attr.value}"
-    if isinstance(target, cst.Subscript) and len(target.slice) == 1:
+    if type(target) is cst.Subscript and len(target.slice) == 1:
         index = target.slice[0].slice
-        if not isinstance(index, cst.Index) or index.star is not None:
+        if type(index) is not cst.Index or index.star is not None:
             return None
         key = index.value
-        if isinstance(key, (cst.SimpleString, cst.Integer)):
+        if type(key) in (cst.SimpleString, cst.Integer):
             value = key.evaluated_value
-        elif (isinstance(key, cst.UnaryOperation) and isinstance(key.operator, cst.Minus)
-              and isinstance(key.expression, cst.Integer)):
+        elif (type(key) is cst.UnaryOperation and type(key.operator) is cst.Minus
+              and type(key.expression) is cst.Integer):
             value = -key.expression.evaluated_value
         else:
             return None
@@ -70,20 +70,20 @@ def _composites(bound) -> list:
 
 
 def _assigned_composites(small) -> set:
-    if isinstance(small, cst.Assign):
+    if type(small) is cst.Assign:
         targets = [t.target for t in small.targets]
-    elif isinstance(small, (cst.AugAssign, cst.AnnAssign)):
-        targets = [small.target] if not (isinstance(small, cst.AnnAssign) and small.value is None) else []
+    elif type(small) in (cst.AugAssign, cst.AnnAssign):
+        targets = [small.target] if not (type(small) is cst.AnnAssign and small.value is None) else []
     else:
         return set()
     out = set()
     while targets:
         t = targets.pop()
-        if isinstance(t, (cst.Tuple, cst.List)):
+        if type(t) in (cst.Tuple, cst.List):
             targets.extend(el.value for el in t.elements)
-        elif isinstance(t, cst.StarredElement):
+        elif type(t) is cst.StarredElement:
             targets.append(t.value)
-        elif isinstance(t, (cst.Attribute, cst.Subscript)):
+        elif type(t) in (cst.Attribute, cst.Subscript):
             c = composite_name(t)
             if c is not None:
                 out.add(c)
@@ -138,12 +138,12 @@ def transform(stmts, live_out, inputs: ControlFlowInputs) -> ControlFlowResult:
 def target_names(target) -> set:
     """The names an assignment target binds."""
     out = set()
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         out.add(target.value)
-    elif isinstance(target, (cst.Tuple, cst.List)):
+    elif type(target) in (cst.Tuple, cst.List):
         for el in target.elements:
             out |= target_names(el.value)
-    elif isinstance(target, cst.StarredElement):
+    elif type(target) is cst.StarredElement:
         out |= target_names(target.value)
     return out
 
@@ -153,7 +153,7 @@ class _WalrusTargets(NodeVisitor):
         self.found: set = set()
 
     def visit_NamedExpr(self, node):
-        if isinstance(node.target, cst.Name):
+        if type(node.target) is cst.Name:
             self.found.add(node.target.value)
 
     def visit_Lambda(self, node):
@@ -207,21 +207,21 @@ class ControlFlowConverter:
 
     def statement(self, stmt, live_after, in_helper):
         """Return (new statements, live before, names bound)."""
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             return self._simple(stmt, live_after, in_helper)
         if self.table.kept(stmt):
             return self._in_place(stmt, live_after, in_helper)
-        if isinstance(stmt, cst.If):
+        if type(stmt) is cst.If:
             return self._if(stmt, live_after)
-        if isinstance(stmt, cst.While):
+        if type(stmt) is cst.While:
             return self._while(stmt, live_after)
-        if isinstance(stmt, cst.For):
+        if type(stmt) is cst.For:
             return self._for(stmt, live_after)
-        if isinstance(stmt, cst.FunctionDef):
+        if type(stmt) is cst.FunctionDef:
             new = self.inputs.convert_def(stmt)
             live = (live_after - {stmt.name.value}) | self.info.reads(stmt)
             return [new], live, {stmt.name.value}
-        if isinstance(stmt, cst.ClassDef):
+        if type(stmt) is cst.ClassDef:
             live = (live_after - {stmt.name.value}) | self.info.reads(stmt)
             return [self.inputs.convert_class(stmt)], live, {stmt.name.value}
         return self._in_place(stmt, live_after, in_helper)
@@ -253,9 +253,9 @@ class ControlFlowConverter:
             writes = writes | rebinds
         smalls = []
         for small in stmt.body:
-            if isinstance(small, (cst.Global, cst.Nonlocal)):
+            if type(small) in (cst.Global, cst.Nonlocal):
                 continue  # hoisted to the top of the function
-            if in_helper and isinstance(small, cst.AnnAssign):
+            if in_helper and type(small) is cst.AnnAssign:
                 # An annotated name cannot be declared nonlocal: keep the assignment only.
                 if small.value is None:
                     continue
@@ -265,7 +265,7 @@ class ControlFlowConverter:
                 small = n.replace(small, semicolon=cst.MaybeSentinel.DEFAULT)
             smalls.append(small)
         if not smalls:
-            if all(isinstance(s, (cst.Global, cst.Nonlocal)) for s in stmt.body):
+            if all(type(s) in (cst.Global, cst.Nonlocal) for s in stmt.body):
                 return [], live, writes  # declarations were hoisted
             return [n.line(cst.Pass())], live, writes
         return [n.replace(stmt, body=smalls)], live, writes
@@ -290,7 +290,7 @@ class ControlFlowConverter:
         test = self._expr(stmt.test)
         body = self.block(self.table.stmts(stmt.body), live_after, True)
         orelse = stmt.orelse
-        if isinstance(orelse, cst.If):
+        if type(orelse) is cst.If:
             else_block = self.block([orelse], live_after, True)
         elif orelse is not None:
             else_block = self.block(self.table.stmts(orelse.body), live_after, True)
@@ -325,7 +325,7 @@ class ControlFlowConverter:
         if flags is not None:
             test = n.make(cst.BooleanOperation, left=flags, operator=n.make(cst.And), right=n.parenthesize(test))
         test = self._expr(test)
-        if isinstance(test, cst.NamedExpr) and not test.lpar:
+        if type(test) is cst.NamedExpr and not test.lpar:
             test = n.parenthesize(test)
         test_binds = sorted(walrus_targets(stmt.test))
         test_block = Block([n.anchored(n.line(n.make(cst.Return, value=test)), line)], set(), set(test_binds))
@@ -356,7 +356,7 @@ class ControlFlowConverter:
             defs.append(extra_def)
             extra_ref = n.name(extra_name)
         iterable = self._expr(stmt.iter)
-        if isinstance(iterable, cst.Tuple) and not iterable.lpar:  # for x in a, b: one argument
+        if type(iterable) is cst.Tuple and not iterable.lpar:  # for x in a, b: one argument
             iterable = n.replace(iterable, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         state = sorted(body.bound & (live_after | body.live_in | set(self.inputs.loop_flags.get(stmt, ())))) + _composites(body.bound)
         body_name, body_def = self._helper("loop_body", line, (item,), body)
@@ -377,13 +377,13 @@ class ControlFlowConverter:
             bound.update(b.bound)
             return cst.IndentedBlock(body=b.stmts, header=getattr(block, "header", cst.TrailingWhitespace()))
 
-        if isinstance(stmt, cst.If):
+        if type(stmt) is cst.If:
             orelse = stmt.orelse
-            if isinstance(orelse, cst.If):
+            if type(orelse) is cst.If:
                 elif_new, _, b = self.statement(orelse, live_after, in_helper)
                 bound.update(b)
                 line = self.table.line_of(orelse)
-                if len(elif_new) == 1 and isinstance(elif_new[0], cst.If):
+                if len(elif_new) == 1 and type(elif_new[0]) is cst.If:
                     # A kept elif: its header line is anchored like a statement.
                     orelse = n.anchored(elif_new[0], line)
                 else:
@@ -391,23 +391,23 @@ class ControlFlowConverter:
             elif orelse is not None:
                 orelse = n.replace(orelse, body=sub(orelse.body))
             new = n.replace(stmt, test=self._expr(stmt.test), body=sub(stmt.body), orelse=orelse)
-        elif isinstance(stmt, (cst.While, cst.For)):
+        elif type(stmt) in (cst.While, cst.For):
             changes = {"body": sub(stmt.body)}
             if stmt.orelse is not None:
                 changes["orelse"] = n.replace(stmt.orelse, body=sub(stmt.orelse.body))
-            if isinstance(stmt, cst.While):
+            if type(stmt) is cst.While:
                 changes["test"] = self._expr(stmt.test)
             else:
                 changes["iter"] = self._expr(stmt.iter)
                 bound.update(target_names(stmt.target))
             new = n.replace(stmt, **changes)
-        elif isinstance(stmt, cst.With):
+        elif type(stmt) is cst.With:
             for i in stmt.items:
                 if i.asname is not None:
                     bound.update(target_names(i.asname.name))
             items = [n.replace(i, item=self._expr(i.item)) for i in stmt.items]
             new = n.replace(stmt, items=items, body=sub(stmt.body))
-        elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+        elif type(stmt) is cst.Try or type(stmt).__name__ == "TryStar":
             for h in stmt.handlers:
                 if h.name is not None:
                     bound.update(target_names(h.name.name))

@@ -110,7 +110,7 @@ class ExpressionConverter(NodeRewriter):
         def flatten(e):
             # (a or b) or c is a or b or c: same value, same short-circuit.
             made = self._logical.get(id(e))
-            if isinstance(e, cst.BooleanOperation) and type(e.operator) is op:
+            if type(e) is cst.BooleanOperation and type(e.operator) is op:
                 flatten(e.left)
                 flatten(e.right)
             elif made is not None and made[0] is e and made[1] is op:
@@ -144,7 +144,7 @@ class ExpressionConverter(NodeRewriter):
         return _keep_parens(updated, n.ag_call("and_", *args))
 
     def leave_UnaryOperation(self, original, updated):
-        if isinstance(updated.operator, cst.Not):
+        if type(updated.operator) is cst.Not:
             return _keep_parens(updated, n.ag_call("not_", _strip_parens(updated.expression)))
         return updated
 
@@ -165,7 +165,7 @@ class ExpressionConverter(NodeRewriter):
     # -- calls --------------------------------------------------------------
     def leave_Call(self, original, updated):
         func = updated.func
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             if func.value == "super" and not updated.args:
                 if self.first_param is None:
                     return updated
@@ -177,8 +177,8 @@ class ExpressionConverter(NodeRewriter):
                 )
             if func.value in _PLAIN_CALLS and func.value not in self.local_names:
                 return updated
-        elif isinstance(func, cst.Attribute):
-            if isinstance(func.value, cst.Name) and func.value.value == n.AG:
+        elif type(func) is cst.Attribute:
+            if type(func.value) is cst.Name and func.value.value == n.AG:
                 return updated
             if isinstance(func.value, _LITERALS):
                 return updated  # ', '.join(...), '{}'.format(...): a builtin type's method

@@ -141,14 +141,14 @@ def _parameters(fn) -> tuple[list, str | None]:
     params = fn.params
     names = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
     for star in (params.star_arg, params.star_kwarg):
-        if isinstance(star, cst.Param):
+        if type(star) is cst.Param:
             names.append(star.name.value)
     positional = [*params.posonly_params, *params.params]
     return names, (positional[0].name.value if positional else None)
 
 
 def _convert_inside(module, out, node, prefix, fast_path, lazy=False):
-    if isinstance(node.body, cst.SimpleStatementSuite):
+    if type(node.body) is cst.SimpleStatementSuite:
         return node
     body = BlockWalker(module, out, fast_path, lazy).block(list(node.body.body), prefix)
     if body is node.body.body or all(a is b for a, b in zip(body, node.body.body)):
@@ -158,10 +158,10 @@ def _convert_inside(module, out, node, prefix, fast_path, lazy=False):
 
 def _is_docstring(stmt) -> bool:
     return (
-        isinstance(stmt, cst.SimpleStatementLine)
+        type(stmt) is cst.SimpleStatementLine
         and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+        and type(stmt.body[0]) is cst.Expr
+        and type(stmt.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
     )
 
 
@@ -333,7 +333,7 @@ def _new_body(module, fn, body) -> cst.IndentedBlock:
     (the comments and blank lines after its last statement) kept, the
     footer anchored at its own lines."""
     block = fn.body
-    if not isinstance(block, cst.IndentedBlock):
+    if type(block) is not cst.IndentedBlock:
         return cst.IndentedBlock(body=body, header=cst.TrailingWhitespace())
     footer = block.footer
     end = module.ends.get(fn)
@@ -348,7 +348,7 @@ def _user_statements(module, fn, stmts, first_line):
     printed again from the tree. None where the text would not be what the
     tree prints (a one-line body, an indentation other than the module's)."""
     body = fn.body
-    if not module.verbatim or not isinstance(body, cst.IndentedBlock) or body.indent is not None:
+    if not module.verbatim or type(body) is not cst.IndentedBlock or body.indent is not None:
         return None
     start, end = module.lines.get(stmts[0]), module.ends.get(fn)
     if start is None or end is None:
@@ -370,7 +370,7 @@ def _trailing_footers(stmt) -> int:
     count = 0
     while isinstance(stmt, cst.BaseCompoundStatement):
         block = _last_block(stmt)
-        if not isinstance(block, cst.IndentedBlock) or not block.body:
+        if type(block) is not cst.IndentedBlock or not block.body:
             break
         count += len(block.footer)
         stmt = block.body[-1]
@@ -378,17 +378,17 @@ def _trailing_footers(stmt) -> int:
 
 
 def _last_block(stmt):
-    if isinstance(stmt, cst.If):
-        while isinstance(stmt.orelse, cst.If):
+    if type(stmt) is cst.If:
+        while type(stmt.orelse) is cst.If:
             stmt = stmt.orelse
         return stmt.orelse.body if stmt.orelse is not None else stmt.body
-    if isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+    if type(stmt) is cst.Try or type(stmt).__name__ == "TryStar":
         if stmt.finalbody is not None:
             return stmt.finalbody.body
         if stmt.orelse is not None:
             return stmt.orelse.body
         return stmt.handlers[-1].body if stmt.handlers else stmt.body
-    if isinstance(stmt, (cst.For, cst.While)):
+    if type(stmt) in (cst.For, cst.While):
         return stmt.orelse.body if stmt.orelse is not None else stmt.body
     if type(stmt).__name__ == "Match":
         return stmt.cases[-1].body
@@ -493,13 +493,13 @@ def _same_signature_form(fn, name, body):
     params = cst.Parameters(
         posonly_params=[plain(x) for x in p.posonly_params],
         params=[plain(x) for x in p.params],
-        star_arg=cst.Param(cst.Name(star.name.value)) if isinstance(star, cst.Param) else star,
+        star_arg=cst.Param(cst.Name(star.name.value)) if type(star) is cst.Param else star,
         kwonly_params=[plain(x) for x in p.kwonly_params],
         star_kwarg=cst.Param(cst.Name(p.star_kwarg.name.value)) if p.star_kwarg is not None else None,
     )
     fdef = cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body=list(body)))
     args = [cst.Arg(n.name(x.name.value)) for x in (*p.posonly_params, *p.params)]
-    if isinstance(star, cst.Param):
+    if type(star) is cst.Param:
         args.append(cst.Arg(n.name(star.name.value), star="*"))
     args += [cst.Arg(n.name(x.name.value), keyword=cst.Name(x.name.value), equal=tight) for x in p.kwonly_params]
     if p.star_kwarg is not None:
@@ -553,18 +553,18 @@ class _DropDeclarations(NodeRewriter):
 
 def _ends_with_return(stmts) -> bool:
     last = stmts[-1] if stmts else None
-    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    return type(last) is cst.SimpleStatementLine and isinstance(last.body[-1], (cst.Return, cst.Raise))
 
 
 def _already_converted(fn) -> bool:
     stmts = block_statements(fn.body)
     for s in stmts[:2]:
-        if isinstance(s, cst.If):
+        if type(s) is cst.If:
             t = s.test
             if (
-                isinstance(t, cst.UnaryOperation)
-                and isinstance(t.expression, cst.Attribute)
-                and isinstance(t.expression.value, cst.Name)
+                type(t) is cst.UnaryOperation
+                and type(t.expression) is cst.Attribute
+                and type(t.expression.value) is cst.Name
                 and t.expression.value.value == n.AG
             ):
                 return True
@@ -572,11 +572,11 @@ def _already_converted(fn) -> bool:
 
 
 def _has_nested_def(fn) -> bool:
-    return any(isinstance(s, cst.FunctionDef) for s in block_statements(fn.body))
+    return any(type(s) is cst.FunctionDef for s in block_statements(fn.body))
 
 
 def _has_assert(info) -> bool:
-    return any(isinstance(node, cst.Assert) for node in info.facts)
+    return any(type(node) is cst.Assert for node in info.facts)
 
 
 class BlockWalker:
@@ -619,21 +619,21 @@ class BlockWalker:
         return out
 
     def statement(self, stmt, prefix: str):
-        if isinstance(stmt, cst.FunctionDef):
+        if type(stmt) is cst.FunctionDef:
             return convert_function(self.module, self.out, stmt, prefix + stmt.name.value, self.fast_path, self.lazy)
-        if isinstance(stmt, cst.ClassDef):
+        if type(stmt) is cst.ClassDef:
             self.out.class_depth += 1
             try:
                 return _convert_inside(self.module, self.out, stmt, prefix + stmt.name.value + ".", self.fast_path,
                                        self.lazy)
             finally:
                 self.out.class_depth -= 1
-        if isinstance(stmt, (cst.If, cst.Try, cst.With)) or type(stmt).__name__ in ("TryStar", "For", "While"):
+        if type(stmt) in (cst.If, cst.Try, cst.With) or type(stmt).__name__ in ("TryStar", "For", "While"):
             return self._compound(stmt, prefix)
         return stmt
 
     def _body(self, block, prefix):
-        if isinstance(block, cst.SimpleStatementSuite):
+        if type(block) is cst.SimpleStatementSuite:
             return block
         new = self.block(list(block.body), prefix)
         if new is block.body or all(a is b for a, b in zip(new, block.body)):
@@ -646,7 +646,7 @@ class BlockWalker:
         if body is not stmt.body:
             changes["body"] = body
         orelse = getattr(stmt, "orelse", None)
-        if isinstance(orelse, cst.If):
+        if type(orelse) is cst.If:
             new = self._compound(orelse, prefix)
             if new is not orelse:
                 changes["orelse"] = new
@@ -654,7 +654,7 @@ class BlockWalker:
             ob = self._body(orelse.body, prefix)
             if ob is not orelse.body:
                 changes["orelse"] = n.replace(orelse, body=ob)
-        if isinstance(stmt, cst.Try):
+        if type(stmt) is cst.Try:
             handlers = []
             for h in stmt.handlers:
                 hb = self._body(h.body, prefix)

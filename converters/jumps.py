@@ -37,12 +37,12 @@ def always_returns(stmts) -> bool:
     if not stmts:
         return False
     last = stmts[-1]
-    if isinstance(last, cst.SimpleStatementLine):
+    if type(last) is cst.SimpleStatementLine:
         return isinstance(last.body[-1], (cst.Return, cst.Raise))
-    if isinstance(last, cst.If) and last.orelse is not None:
+    if type(last) is cst.If and last.orelse is not None:
         if not always_returns(block_statements(last.body)):
             return False
-        if isinstance(last.orelse, cst.If):
+        if type(last.orelse) is cst.If:
             return always_returns([last.orelse])
         return always_returns(block_statements(last.orelse.body))
     return False
@@ -54,7 +54,7 @@ def _open_leaves(stmt: cst.If) -> int:
     orelse = stmt.orelse
     if orelse is None:
         return count + 1
-    if isinstance(orelse, cst.If):
+    if type(orelse) is cst.If:
         return count + _open_leaves(orelse)
     return count + (0 if always_returns(block_statements(orelse.body)) else 1)
 
@@ -158,7 +158,7 @@ class JumpLowering:
         flag and a guard would leave it undefined in one branch). Nothing is
         duplicated.
         """
-        if not isinstance(stmt, cst.If) or not rest:
+        if type(stmt) is not cst.If or not rest:
             return None
         if _open_leaves(stmt) != 1:
             return None
@@ -182,7 +182,7 @@ class JumpLowering:
         orelse = stmt.orelse
         if orelse is None:
             return n.replace(stmt, orelse=cst.Else(body=cst.IndentedBlock(body=list(rest))))
-        if isinstance(orelse, cst.If):
+        if type(orelse) is cst.If:
             new_elif = self._append_to_open_leaf(orelse, rest)
             f = self.table.facts(orelse)
             reads = set(f.reads) if f else set()
@@ -230,15 +230,15 @@ class JumpLowering:
     def statement(self, stmt, loop):
         if self.table.kept(stmt):
             return self._kept(stmt, loop)
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             return self._simple(stmt, loop)
-        if isinstance(stmt, cst.If):
+        if type(stmt) is cst.If:
             return self._if(stmt, loop)
-        if isinstance(stmt, (cst.While, cst.For)):
+        if type(stmt) in (cst.While, cst.For):
             return self._loop(stmt, loop)
-        if isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+        if type(stmt) is cst.Try or type(stmt).__name__ == "TryStar":
             return self._try(stmt, loop)
-        if isinstance(stmt, cst.With):
+        if type(stmt) is cst.With:
             body, flags = self._sub_block(stmt.body, loop)
             return [self._rebuilt(stmt, n.replace(stmt, body=body) if body is not stmt.body else stmt, flags)], flags
         if type(stmt).__name__ == "Match":
@@ -256,7 +256,7 @@ class JumpLowering:
     def _kept(self, stmt, loop):
         """A statement a generator keeps: its jumps stay Python's; loops
         inside it that can be converted are lowered."""
-        if isinstance(stmt, (cst.While, cst.For)):
+        if type(stmt) in (cst.While, cst.For):
             body, _ = self._sub_block(stmt.body, _Loop(None, None))
             orelse = stmt.orelse
             if orelse is not None:
@@ -266,18 +266,18 @@ class JumpLowering:
             if body is stmt.body and orelse is stmt.orelse:
                 return [stmt], set()
             return [self._rebuilt(stmt, n.replace(stmt, body=body, orelse=orelse), set())], set()
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             return [stmt], set()
-        if isinstance(stmt, cst.If):
+        if type(stmt) is cst.If:
             new, _ = self._if(stmt, loop)
             return new, set()
         new, _ = self.statement_in_place(stmt, loop)
         return new, set()
 
     def statement_in_place(self, stmt, loop):
-        if isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+        if type(stmt) is cst.Try or type(stmt).__name__ == "TryStar":
             return self._try(stmt, loop)
-        if isinstance(stmt, cst.With):
+        if type(stmt) is cst.With:
             body, flags = self._sub_block(stmt.body, loop)
             return [self._rebuilt(stmt, n.replace(stmt, body=body) if body is not stmt.body else stmt, flags)], flags
         return [stmt], set()
@@ -285,7 +285,7 @@ class JumpLowering:
     def _simple(self, stmt, loop):
         lower_return = self.do_return is not None
         for i, small in enumerate(stmt.body):
-            if isinstance(small, (cst.Break, cst.Continue)) or (lower_return and isinstance(small, cst.Return)):
+            if type(small) in (cst.Break, cst.Continue) or (lower_return and type(small) is cst.Return):
                 break
         else:
             return [stmt], set()
@@ -300,7 +300,7 @@ class JumpLowering:
             self._made(before, stmt, f.reads if f else (), f.writes if f else ())
             out.append(before)
         small = stmt.body[i]
-        if isinstance(small, cst.Return):
+        if type(small) is cst.Return:
             value = small.value if small.value is not None else n.none()
             f = self.table.facts(small)
             ret = n.assign(self.retval, value)
@@ -308,7 +308,7 @@ class JumpLowering:
             out.append(ret)
             out.append(self._flag_set(self.do_return, stmt))
             return self._keep_comments(stmt, out, i, comment_at=len(out) - 2), {self.do_return}
-        if isinstance(small, cst.Break):
+        if type(small) is cst.Break:
             out.append(self._flag_set(loop.brk, stmt))
             return self._keep_comments(stmt, out, i), {loop.brk}
         out.append(self._flag_set(loop.cont, stmt))
@@ -340,7 +340,7 @@ class JumpLowering:
     def _if(self, stmt, loop):
         body, flags = self._sub_block(stmt.body, loop)
         orelse = stmt.orelse
-        if isinstance(orelse, cst.If):
+        if type(orelse) is cst.If:
             new_elif, f2 = self._if(orelse, loop)
             orelse = new_elif[0]
             flags |= f2

@@ -59,19 +59,19 @@ def _ast_preorder(body, out):
 
 def _cst_preorder(stmts, out):
     for stmt in stmts:
-        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        if type(stmt) in (cst.SimpleStatementLine, cst.SimpleStatementSuite):
             out.append(stmt)  # the line itself: gets the line of its first small statement
             for small in stmt.body:
                 out.append(small)
             continue
         out.append(stmt)
-        if isinstance(stmt, cst.If):
+        if type(stmt) is cst.If:
             _cst_if(stmt, out)
-        elif isinstance(stmt, (cst.For, cst.While)):
+        elif type(stmt) in (cst.For, cst.While):
             _cst_body(stmt.body, out)
             if stmt.orelse is not None:
                 _cst_body(stmt.orelse.body, out)
-        elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+        elif type(stmt) is cst.Try or type(stmt).__name__ == "TryStar":
             _cst_body(stmt.body, out)
             for h in stmt.handlers:
                 _cst_body(h.body, out)
@@ -79,7 +79,7 @@ def _cst_preorder(stmts, out):
                 _cst_body(stmt.orelse.body, out)
             if stmt.finalbody is not None:
                 _cst_body(stmt.finalbody.body, out)
-        elif isinstance(stmt, (cst.With, cst.FunctionDef, cst.ClassDef)):
+        elif type(stmt) in (cst.With, cst.FunctionDef, cst.ClassDef):
             _cst_body(stmt.body, out)
         elif type(stmt).__name__ == "Match":
             for case in stmt.cases:
@@ -89,7 +89,7 @@ def _cst_preorder(stmts, out):
 def _cst_if(stmt: cst.If, out):
     _cst_body(stmt.body, out)
     orelse = stmt.orelse
-    if isinstance(orelse, cst.If):
+    if type(orelse) is cst.If:
         out.append(orelse)
         _cst_if(orelse, out)
     elif orelse is not None:
@@ -97,7 +97,7 @@ def _cst_if(stmt: cst.If, out):
 
 
 def _cst_body(block, out):
-    if isinstance(block, cst.SimpleStatementSuite):
+    if type(block) is cst.SimpleStatementSuite:
         out.append(block)
         out.extend(block.body)
     else:
@@ -120,7 +120,7 @@ def statement_lines(module: cst.Module, tree: ast.Module, spans: dict | None = N
     lines: dict = {}
     i = 0
     for node in cst_nodes:
-        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        if type(node) in (cst.SimpleStatementLine, cst.SimpleStatementSuite):
             if i >= len(ast_stmts):
                 raise LineTableMismatch("ran out of statements")
             lines[node] = ast_stmts[i].lineno
@@ -139,9 +139,9 @@ def statement_lines(module: cst.Module, tree: ast.Module, spans: dict | None = N
         lines[node] = min([a.lineno] + [d.lineno for d in decorators]) if decorators else a.lineno
         if decorators:
             lines[(node, "def")] = a.lineno
-        if spans is not None and isinstance(node, cst.FunctionDef):
+        if spans is not None and type(node) is cst.FunctionDef:
             spans[node] = (a.col_offset + 1, a.end_lineno or a.lineno)
-        if defs is not None and isinstance(node, cst.FunctionDef):
+        if defs is not None and type(node) is cst.FunctionDef:
             defs[node] = a
     if i != len(ast_stmts):
         raise LineTableMismatch("statement counts differ")

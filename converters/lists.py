@@ -27,9 +27,9 @@ from . import _nodes as n
 
 def _method_call(expr, method):
     if (
-        isinstance(expr, cst.Call)
-        and isinstance(expr.func, cst.Attribute)
-        and isinstance(expr.func.value, cst.Name)
+        type(expr) is cst.Call
+        and type(expr.func) is cst.Attribute
+        and type(expr.func.value) is cst.Name
         and expr.func.attr.value == method
         and not expr.func.value.lpar
         and all(a.keyword is None and not a.star for a in expr.args)
@@ -53,7 +53,7 @@ def _item(expr, index: int):
 def transform(small, local_names):
     """The small statement ``small`` in its list-operator form; None when it
     has none. ``local_names``: the function's local variables (a container)."""
-    if isinstance(small, cst.Expr):
+    if type(small) is cst.Expr:
         found = _method_call(small.value, "append")
         if found and len(found[1]) == 1 and found[0] in local_names:
             target, args = found
@@ -69,13 +69,13 @@ def transform(small, local_names):
                 value=_item(n.ag_call("list_pop", n.name(target), *args), 0),
             )
         return None
-    if isinstance(small, cst.Return) and small.value is not None:
+    if type(small) is cst.Return and small.value is not None:
         found = _pop(small.value, local_names)
         if found:
             target, args = found
             return n.replace(small, value=_item(n.ag_call("list_pop", n.name(target), *args), 1))
         return None
-    if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+    if type(small) is cst.AugAssign and type(small.target) is cst.Name:
         found = _pop(small.value, local_names)
         if found and found[0] != small.target.value:
             target, args = found
@@ -86,7 +86,7 @@ def transform(small, local_names):
                 value=n.ag_call("list_pop_aug", n.name(target), op, n.name(small.target.value), *args),
             )
         return None
-    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+    if type(small) is cst.Assign and len(small.targets) == 1 and type(small.targets[0].target) is cst.Name:
         found = _pop(small.value, local_names)
         if found:
             target, args = found

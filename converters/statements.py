@@ -48,8 +48,8 @@ def transform(stmts, inputs: StatementInputs) -> StatementResult:
 
 def _bound_names(assign: cst.Assign) -> set:
     target = assign.targets[0].target
-    parts = [e.value for e in target.elements] if isinstance(target, cst.Tuple) else [target]
-    return {p.value for p in parts if isinstance(p, cst.Name)}
+    parts = [e.value for e in target.elements] if type(target) is cst.Tuple else [target]
+    return {p.value for p in parts if type(p) is cst.Name}
 
 
 class _Rewrite:
@@ -78,21 +78,21 @@ class _Rewrite:
         new = self.block(stmts, in_helper)
         if new is stmts:
             return block
-        if isinstance(block, cst.SimpleStatementSuite):
+        if type(block) is cst.SimpleStatementSuite:
             return cst.IndentedBlock(body=new)
         return n.replace(block, body=new)
 
     def statement(self, stmt, in_helper: bool):
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             return self._simple(stmt, in_helper)
-        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        if type(stmt) in (cst.FunctionDef, cst.ClassDef):
             return stmt  # converted as functions of their own
         kept = self.table.kept(stmt)  # a generator's statement: stays a statement
-        if isinstance(stmt, cst.If):
+        if type(stmt) is cst.If:
             inner = in_helper if kept else True
             body = self._sub(stmt.body, inner)
             orelse = stmt.orelse
-            if isinstance(orelse, cst.If):
+            if type(orelse) is cst.If:
                 new_orelse = self.statement(orelse, inner)
             elif orelse is not None:
                 ob = self._sub(orelse.body, inner)
@@ -104,7 +104,7 @@ class _Rewrite:
                 changes["body"] = body
             if new_orelse is not orelse:
                 changes["orelse"] = new_orelse
-        elif isinstance(stmt, (cst.While, cst.For)):
+        elif type(stmt) in (cst.While, cst.For):
             inner = in_helper if kept else True
             changes = {}
             body = self._sub(stmt.body, inner)
@@ -114,10 +114,10 @@ class _Rewrite:
                 ob = self._sub(stmt.orelse.body, in_helper)
                 if ob is not stmt.orelse.body:
                     changes["orelse"] = n.replace(stmt.orelse, body=ob)
-        elif isinstance(stmt, cst.With):
+        elif type(stmt) is cst.With:
             body = self._sub(stmt.body, in_helper)
             changes = {"body": body} if body is not stmt.body else {}
-        elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+        elif type(stmt) is cst.Try or type(stmt).__name__ == "TryStar":
             changes = {}
             body = self._sub(stmt.body, in_helper)
             if body is not stmt.body:
@@ -155,12 +155,12 @@ class _Rewrite:
         binds: set = set()
         for i, small in enumerate(stmt.body):
             candidate = small
-            if in_helper and isinstance(small, cst.AnnAssign) and small.value is not None:
+            if in_helper and type(small) is cst.AnnAssign and small.value is not None:
                 candidate = cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)
             replaced = self.rewrite(candidate)
             if replaced is None:
                 continue
-            if isinstance(replaced, cst.Assign):
+            if type(replaced) is cst.Assign:
                 binds |= _bound_names(replaced)
             self.table.add_facts(replaced, self.table.facts(small))
             if smalls is None:

@@ -17,7 +17,7 @@ from .analysis import Facts, FunctionInfo
 
 def block_statements(block) -> list:
     """The statements of a block; a one-line suite becomes a statement line."""
-    if isinstance(block, cst.SimpleStatementSuite):
+    if type(block) is cst.SimpleStatementSuite:
         return [cst.SimpleStatementLine(body=block.body, trailing_whitespace=block.trailing_whitespace)]
     return list(block.body)
 
@@ -88,7 +88,7 @@ class NodeTable:
         statements too)."""
         self.lines[node] = self.line_of(origin)
         self.info.facts[node] = Facts(set(reads), set(writes), set(writes))
-        if isinstance(node, cst.SimpleStatementLine):
+        if type(node) is cst.SimpleStatementLine:
             for small in node.body:
                 self.info.facts[small] = Facts(set(reads), set(writes), set(writes))
         return node
@@ -97,7 +97,7 @@ class NodeTable:
         """The statements of a block; a one-line suite (``if x: break``)
         becomes one statement line that keeps the suite's facts and line
         (the same line object every time it is asked for)."""
-        if not isinstance(block, cst.SimpleStatementSuite):
+        if type(block) is not cst.SimpleStatementSuite:
             return list(block.body)
         made = self._suite_lines.get(block)
         if made is None:

@@ -106,12 +106,12 @@ class _Analyzer(NodeVisitor):
 
     def _bind(self, target, kill: bool = True):
         """Record the names a target expression binds; visit what it reads."""
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             self._write(target.value, kill)
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif type(target) in (cst.Tuple, cst.List):
             for el in target.elements:
                 self._bind(el.value, kill)
-        elif isinstance(target, cst.StarredElement):
+        elif type(target) is cst.StarredElement:
             self._bind(target.value, kill)
         elif target is not None:
             self.walk(target)
@@ -212,7 +212,7 @@ class _Analyzer(NodeVisitor):
         return False
 
     def visit_AugAssign(self, node):
-        if isinstance(node.target, cst.Name):
+        if type(node.target) is cst.Name:
             self._read(node.target.value)
         self._bind(node.target)
         self.walk(node.value)
@@ -237,13 +237,13 @@ class _Analyzer(NodeVisitor):
                 self._write(alias.asname.name.value, True)
             else:
                 top = alias.name
-                while isinstance(top, cst.Attribute):
+                while type(top) is cst.Attribute:
                     top = top.value
                 self._write(top.value, True)
         return False
 
     def visit_ImportFrom(self, node):
-        if isinstance(node.names, cst.ImportStar):
+        if type(node.names) is cst.ImportStar:
             return False  # (the function is left as it is)
         for alias in node.names:
             target = alias.asname.name if alias.asname is not None else alias.name
@@ -350,7 +350,7 @@ class _Analyzer(NodeVisitor):
             self.info.has_control_flow = True  # a chain is an `and`
 
     def visit_UnaryOperation(self, node):
-        if isinstance(node.operator, cst.Not):
+        if type(node.operator) is cst.Not:
             self.info.has_control_flow = True
 
     def visit_Name(self, node):
@@ -369,7 +369,7 @@ class _Analyzer(NodeVisitor):
         if self.scope_depth == 0:
             self.info.has_calls = True
             func = node.func
-            if isinstance(func, cst.Name) and func.value == "super" and not node.args:
+            if type(func) is cst.Name and func.value == "super" and not node.args:
                 self.info.uses_super = True
         return True
 
