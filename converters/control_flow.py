@@ -227,6 +227,9 @@ class ControlFlowConverter:
         return self._in_place(stmt, live_after, in_helper)
 
     def _expr(self, node):
+        f = self.info.facts.get(node)
+        if f is not None and not f.rewrite:
+            return node  # (nothing below it the rewrite changes)
         return self.inputs.rewrite_expression(node)
 
     def _simple(self, stmt, live_after, in_helper):

@@ -110,13 +110,13 @@ class JumpLowering:
         self.guards: dict = {}
 
     # Facts and lines for the nodes this pass creates.
-    def _made(self, node, origin, reads=(), writes=(), kills=()):
-        return self.table.add(node, origin, Facts(set(reads), set(writes), set(kills)))
+    def _made(self, node, origin, reads=(), writes=(), kills=(), rewrite=True):
+        return self.table.add(node, origin, Facts(set(reads), set(writes), set(kills), rewrite=rewrite))
 
     def _flag_set(self, flag, origin, value=True):
         stmt = n.assign(flag, n.true() if value else n.false())
-        self._made(stmt, origin, writes=(flag,), kills=(flag,))
-        self._made(stmt.body[0], origin, writes=(flag,), kills=(flag,))
+        self._made(stmt, origin, writes=(flag,), kills=(flag,), rewrite=False)
+        self._made(stmt.body[0], origin, writes=(flag,), kills=(flag,), rewrite=False)
         self.flag_sets.setdefault(flag, set()).add(stmt)
         return stmt
 

@@ -41,6 +41,10 @@ class Facts:
     yields: bool = False  # a yield below (generators keep such statements as they are)
     returns: bool = False
     jumps: set = field(default_factory=set)  # loops its break/continue leave
+    # whether the expression rewrite (expressions.py) may change something
+    # below: a call, and/or/not, a conditional expression, a comparison
+    # chain (True for the statements the passes make, unless they say)
+    rewrite: bool = True
 
 
 @dataclass
@@ -78,7 +82,7 @@ class _Analyzer(NodeVisitor):
 
     # -- frames -----------------------------------------------------------
     def _push(self):
-        self.frames.append(Facts(set(), set(), set()))
+        self.frames.append(Facts(set(), set(), set(), rewrite=False))
 
     def _pop(self, node):
         f = self.frames.pop()
@@ -91,6 +95,8 @@ class _Analyzer(NodeVisitor):
             parent.writes |= f.writes
             parent.yields |= f.yields
             parent.returns |= f.returns
+            if f.rewrite:
+                parent.rewrite = True
             if f.jumps:
                 parent.jumps |= f.jumps
 
@@ -339,19 +345,27 @@ class _Analyzer(NodeVisitor):
         return False
 
     # -- expressions ------------------------------------------------------
+    def _rewritten(self):
+        if self.frames:
+            self.frames[-1].rewrite = True
+
     def visit_IfExp(self, node):
         self.info.has_control_flow = True
+        self._rewritten()
 
     def visit_BooleanOperation(self, node):
         self.info.has_control_flow = True
+        self._rewritten()
 
     def visit_Comparison(self, node):
         if len(node.comparisons) > 1:
             self.info.has_control_flow = True  # a chain is an `and`
+            self._rewritten()
 
     def visit_UnaryOperation(self, node):
         if type(node.operator) is cst.Not:
             self.info.has_control_flow = True
+            self._rewritten()
 
     def visit_Name(self, node):
         self._read(node.value)
@@ -366,6 +380,7 @@ class _Analyzer(NodeVisitor):
         return False
 
     def visit_Call(self, node):
+        self._rewritten()
         if self.scope_depth == 0:
             self.info.has_calls = True
             func = node.func
