@@ -23,6 +23,8 @@ from . import _nodes as n
 from ._visiting import NodeVisitor
 from .tables import FreshNames, NodeTable, block_statements
 
+_NO_HEADER = cst.TrailingWhitespace()  # (a suite's header when it has none)
+
 
 def composite_name(target) -> str | None:
     """``a.b``, ``a['k']``, ``a[0].b`` ...: the text by which a staged
@@ -378,7 +380,7 @@ class ControlFlowConverter:
                 return None
             b = self.block(self.table.stmts(block), conservative, in_helper)
             bound.update(b.bound)
-            return cst.IndentedBlock(body=b.stmts, header=getattr(block, "header", cst.TrailingWhitespace()))
+            return n.make(cst.IndentedBlock, body=b.stmts, header=getattr(block, "header", _NO_HEADER))
 
         if type(stmt) is cst.If:
             orelse = stmt.orelse
@@ -390,7 +392,7 @@ class ControlFlowConverter:
                     # A kept elif: its header line is anchored like a statement.
                     orelse = n.anchored(elif_new[0], line)
                 else:
-                    orelse = cst.Else(body=cst.IndentedBlock(body=[n.anchored(x, line) for x in elif_new]))
+                    orelse = n.make(cst.Else, body=n.make(cst.IndentedBlock, body=[n.anchored(x, line) for x in elif_new]))
             elif orelse is not None:
                 orelse = n.replace(orelse, body=sub(orelse.body))
             new = n.replace(stmt, test=self._expr(stmt.test), body=sub(stmt.body), orelse=orelse)

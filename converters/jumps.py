@@ -23,6 +23,8 @@ from . import _nodes as n
 from .analysis import Facts
 from .tables import FreshNames, NodeTable, block_statements
 
+_NO_HEADER = cst.TrailingWhitespace()  # (a suite's header when it has none)
+
 
 class _Loop:
     __slots__ = ("brk", "cont")
@@ -178,10 +180,10 @@ class JumpLowering:
     def _append_to_open_leaf(self, stmt, rest):
         body = self.table.stmts(stmt.body)
         if not always_returns(body):
-            return n.replace(stmt, body=cst.IndentedBlock(body=[*body, *rest]))
+            return n.replace(stmt, body=n.make(cst.IndentedBlock, body=[*body, *rest]))
         orelse = stmt.orelse
         if orelse is None:
-            return n.replace(stmt, orelse=cst.Else(body=cst.IndentedBlock(body=list(rest))))
+            return n.replace(stmt, orelse=n.make(cst.Else, body=n.make(cst.IndentedBlock, body=list(rest))))
         if type(orelse) is cst.If:
             new_elif = self._append_to_open_leaf(orelse, rest)
             f = self.table.facts(orelse)
@@ -193,7 +195,7 @@ class JumpLowering:
             self._register_if(new_elif, orelse, reads, writes)
             return n.replace(stmt, orelse=new_elif)
         else_body = self.table.stmts(orelse.body)
-        return n.replace(stmt, orelse=n.replace(orelse, body=cst.IndentedBlock(body=[*else_body, *rest])))
+        return n.replace(stmt, orelse=n.replace(orelse, body=n.make(cst.IndentedBlock, body=[*else_body, *rest])))
 
     def block(self, stmts, loop):
         """Lower a list of statements; return (statements, flags it may set)."""
@@ -225,7 +227,7 @@ class JumpLowering:
         new, flags = self.block(stmts, loop)
         if not flags and len(new) == len(stmts) and all(a is b for a, b in zip(new, stmts)):
             return block, flags
-        return cst.IndentedBlock(body=new, header=getattr(block, "header", cst.TrailingWhitespace())), flags
+        return n.make(cst.IndentedBlock, body=new, header=getattr(block, "header", _NO_HEADER)), flags
 
     def statement(self, stmt, loop):
         if self.table.kept(stmt):
@@ -292,7 +294,8 @@ class JumpLowering:
         out = []
         if i:
             before = n.replace(stmt, body=stmt.body[:i])
-            before = cst.SimpleStatementLine(
+            before = n.make(
+                cst.SimpleStatementLine,
                 body=[n.replace(s, semicolon=cst.MaybeSentinel.DEFAULT) for s in stmt.body[:i]],
                 leading_lines=stmt.leading_lines,
             )
@@ -380,7 +383,7 @@ class JumpLowering:
         )
         new_loop = stmt
         if changed:
-            new_body = cst.IndentedBlock(body=body_stmts, header=getattr(stmt.body, "header", cst.TrailingWhitespace()))
+            new_body = n.make(cst.IndentedBlock, body=body_stmts, header=getattr(stmt.body, "header", _NO_HEADER))
             new_loop = self._rebuilt(stmt, n.replace(stmt, body=new_body, orelse=None), body_flags | set(stop))
         if stop:
             self.loop_flags[new_loop] = stop
@@ -412,7 +415,7 @@ class JumpLowering:
             if body_flags:
                 else_stmts = [self._guard(body_flags, else_stmts, stmt, "try_else")]
             if len(else_stmts) != len(original) or any(a is not b for a, b in zip(else_stmts, original)):
-                orelse = n.replace(orelse, body=cst.IndentedBlock(body=else_stmts))
+                orelse = n.replace(orelse, body=n.make(cst.IndentedBlock, body=else_stmts))
         finalbody = stmt.finalbody
         if finalbody is not None:
             # only a return leaves a finally, when all its paths return (analysis)

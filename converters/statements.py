@@ -79,7 +79,7 @@ class _Rewrite:
         if new is stmts:
             return block
         if type(block) is cst.SimpleStatementSuite:
-            return cst.IndentedBlock(body=new)
+            return n.make(cst.IndentedBlock, body=new)
         return n.replace(block, body=new)
 
     def statement(self, stmt, in_helper: bool):

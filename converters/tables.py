@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from . import _nodes as n
 from .analysis import Facts, FunctionInfo
 
 
 def block_statements(block) -> list:
     """The statements of a block; a one-line suite becomes a statement line."""
     if type(block) is cst.SimpleStatementSuite:
-        return [cst.SimpleStatementLine(body=block.body, trailing_whitespace=block.trailing_whitespace)]
+        return [n.make(cst.SimpleStatementLine, body=block.body, trailing_whitespace=block.trailing_whitespace)]
     return list(block.body)
 
 
