@@ -190,13 +190,33 @@ def anchored(stmt: cst.BaseStatement, lineno: int) -> cst.BaseStatement:
     the anchor goes before them, so that they map to their own lines too
     (a statement anchored again keeps only the newest anchor)."""
     leading = stmt.leading_lines
+    relead = _RELEADERS.get(type(stmt))
+    if relead is None:
+        relead = _RELEADERS[type(stmt)] = _releader(type(stmt))
     if leading:
         leading = [ll for ll in leading if ll.comment is None or not ll.comment.value.startswith(_ANCHOR_PREFIX)]
         if len(leading) >= lineno:  # (lines made up above the first line: they map as they come)
-            return replace(stmt, leading_lines=(*leading, anchor_line(lineno)))
+            return relead(stmt, (*leading, anchor_line(lineno)))
         lineno -= len(leading)
-    anchor = anchor_line(lineno)
-    return replace(stmt, leading_lines=(anchor, *leading) if leading else (anchor,))
+        return relead(stmt, (anchor_line(lineno), *leading) if leading else (anchor_line(lineno),))
+    anchor = _ANCHORS.get(lineno)
+    return relead(stmt, ((anchor if anchor is not None else anchor_line(lineno)),))
+
+
+_RELEADERS: dict = {}  # statement type -> (node, leading lines) -> a copy with them
+
+
+def _releader(t):
+    """``replace(node, leading_lines=...)`` for one type, generated (anchoring
+    copies every statement the converters emit)."""
+    if STRICT:
+        return lambda node, leading: node.with_changes(leading_lines=leading)
+    env = {"_new": object.__new__, "_set": object.__setattr__, "_T": t}
+    sets = "".join(
+        f"    _set(new, {f.name!r}, {'leading' if f.name == 'leading_lines' else 'node.' + f.name})\n" for f in fields(t)
+    )
+    exec(f"def relead(node, leading):\n    new = _new(_T)\n{sets}    return new\n", env)
+    return env["relead"]
 
 
 def anchor_line(lineno: int) -> cst.EmptyLine:
