@@ -115,8 +115,8 @@ def line(*small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
     return _Line(body=list(small))
 
 
-def expr_stmt(value: cst.BaseExpression) -> cst.SimpleStatementLine:
-    return _Line(body=[_Expr(value=value)])
+def expr_stmt(value: cst.BaseExpression, leading_lines=()) -> cst.SimpleStatementLine:
+    return _Line(body=[_Expr(value=value)], leading_lines=leading_lines)
 
 
 def assign(target: str | cst.BaseAssignTargetExpression, value: cst.BaseExpression) -> cst.SimpleStatementLine:
@@ -167,8 +167,10 @@ def decl(kind: str, names: Sequence[str]) -> cst.SimpleStatementLine:
     return _Line(body=[_Declaration(kind=kind, names=tuple(names))])
 
 
-def function_def(fn_name: str, params: Sequence[str], body: Sequence[cst.BaseStatement]) -> cst.FunctionDef:
+def function_def(fn_name: str, params: Sequence[str], body: Sequence[cst.BaseStatement],
+                 leading_lines=()) -> cst.FunctionDef:
     return _FunctionDef(
+        leading_lines=leading_lines,
         name=_Name(value=fn_name),
         params=_Parameters(params=[_Param(name=_Name(value=p)) for p in params]) if params else _NO_PARAMS,
         body=_IndentedBlock(body=list(body) or [_Line(body=[make(cst.Pass)])]),
@@ -190,6 +192,8 @@ def anchored(stmt: cst.BaseStatement, lineno: int) -> cst.BaseStatement:
     the anchor goes before them, so that they map to their own lines too
     (a statement anchored again keeps only the newest anchor)."""
     leading = stmt.leading_lines
+    if len(leading) == 1 and leading[0] is _ANCHORS.get(lineno):
+        return stmt  # (built anchored)
     relead = _RELEADERS.get(type(stmt))
     if relead is None:
         relead = _RELEADERS[type(stmt)] = _releader(type(stmt))

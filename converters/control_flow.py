@@ -92,6 +92,13 @@ def _assigned_composites(small) -> set:
     return out
 
 
+def _anchor(stmt, line) -> tuple:
+    """The leading lines to build what replaces ``stmt`` with: its anchor
+    (``block`` would add it by copying each statement), unless ``stmt``
+    has comments or blank lines above it (``block`` moves them)."""
+    return () if stmt.leading_lines else (n.anchor_line(line),)
+
+
 class Block:
     """Result of converting a block of statements."""
 
@@ -273,10 +280,13 @@ class ControlFlowConverter:
             if all(type(s) in (cst.Global, cst.Nonlocal) for s in stmt.body):
                 return [], live, writes  # declarations were hoisted
             return [n.line(cst.Pass())], live, writes
-        return [n.replace(stmt, body=smalls)], live, writes
+        if stmt.leading_lines:
+            return [n.replace(stmt, body=smalls)], live, writes
+        return [n.replace(stmt, body=smalls, leading_lines=_anchor(stmt, table.line_of(stmt)))], live, writes
 
-    def _helper(self, kind, line, params, body_block: Block, extra=()):
-        """A helper def with its nonlocal/global declarations."""
+    def _helper(self, kind, line, params, body_block: Block, extra=(), leading=()):
+        """A helper def with its nonlocal/global declarations (and the
+        ``leading`` lines it is built with: see ``_anchor``)."""
         fn_name = self.inputs.fresh(f"{kind}_{line}")
         declared = sorted(x for x in body_block.bound - set(params) if not _is_composite(x))
         glob = [x for x in declared if x in self.info.globals]
@@ -288,7 +298,7 @@ class ControlFlowConverter:
             self.nonlocal_names.update(nonl)
             body.append(n.anchored(n.decl("nonlocal", nonl), line))
         body.extend(body_block.stmts)
-        return fn_name, n.function_def(fn_name, params, body)
+        return fn_name, n.function_def(fn_name, params, body, leading)
 
     def _if(self, stmt, live_after):
         line = self.table.line_of(stmt)
@@ -304,14 +314,15 @@ class ControlFlowConverter:
         bound = body.bound | (else_block.bound if else_block else set())
         state = sorted(bound & live_after) + _composites(bound)
         # (a guard made by jump lowering runs the rest of a block after a jump)
-        body_name, body_def = self._helper(self.inputs.guards.get(stmt, "if_body"), line, (), body)
+        pre = _anchor(stmt, line)
+        body_name, body_def = self._helper(self.inputs.guards.get(stmt, "if_body"), line, (), body, leading=pre)
         defs = [body_def]
         else_ref = n.none()
         if else_block is not None:
-            else_name, else_def = self._helper("else_body", line, (), else_block)
+            else_name, else_def = self._helper("else_body", line, (), else_block, leading=pre)
             defs.append(else_def)
             else_ref = n.name(else_name)
-        call = n.expr_stmt(n.ag_call("if_stmt", test, n.name(body_name), else_ref, n.string_tuple(state)))
+        call = n.expr_stmt(n.ag_call("if_stmt", test, n.name(body_name), else_ref, n.string_tuple(state)), pre)
         live = self.info.reads(stmt.test) | body.live_in | (else_block.live_in if else_block else live_after)
         return [*defs, call], live, bound
 
@@ -334,12 +345,13 @@ class ControlFlowConverter:
             test = n.parenthesize(test)
         test_binds = sorted(walrus_targets(stmt.test))
         test_block = Block([n.anchored(n.line(n.make(cst.Return, value=test)), line)], set(), set(test_binds))
-        test_name, test_def = self._helper("loop_test", line, (), test_block)
+        pre = _anchor(stmt, line)
+        test_name, test_def = self._helper("loop_test", line, (), test_block, leading=pre)
         test_reads = self.info.reads(stmt.test) | set(self.inputs.loop_flags.get(stmt, ()))
         bound = body.bound | set(test_binds)
         state = sorted(bound & (live_after | body.live_in | test_reads)) + _composites(bound)
-        body_name, body_def = self._helper("loop_body", line, (), body)
-        call = n.expr_stmt(n.ag_call("while_stmt", n.name(test_name), n.name(body_name), n.string_tuple(state)))
+        body_name, body_def = self._helper("loop_body", line, (), body, leading=pre)
+        call = n.expr_stmt(n.ag_call("while_stmt", n.name(test_name), n.name(body_name), n.string_tuple(state)), pre)
         live = test_reads | body.live_in | live_after
         return [test_def, body_def, call], live, bound
 
@@ -347,6 +359,7 @@ class ControlFlowConverter:
         if stmt.orelse is not None:
             raise AssertionError("loop else clauses are lowered before control flow")
         line = self.table.line_of(stmt)
+        pre = _anchor(stmt, line)
         item = self.inputs.fresh("item")
         target_assign = n.assign(stmt.target, n.name(item))
         self.table.add_assignment(target_assign, stmt, reads=(), writes=target_names(stmt.target))
@@ -357,16 +370,16 @@ class ControlFlowConverter:
         flags = self._loop_flags_test(stmt)
         if flags is not None:
             extra_block = Block([n.anchored(n.line(n.make(cst.Return, value=self._expr(flags))), line)], set(), set())
-            extra_name, extra_def = self._helper("extra_test", line, (), extra_block)
+            extra_name, extra_def = self._helper("extra_test", line, (), extra_block, leading=pre)
             defs.append(extra_def)
             extra_ref = n.name(extra_name)
         iterable = self._expr(stmt.iter)
         if type(iterable) is cst.Tuple and not iterable.lpar:  # for x in a, b: one argument
             iterable = n.replace(iterable, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         state = sorted(body.bound & (live_after | body.live_in | set(self.inputs.loop_flags.get(stmt, ())))) + _composites(body.bound)
-        body_name, body_def = self._helper("loop_body", line, (item,), body)
+        body_name, body_def = self._helper("loop_body", line, (item,), body, leading=pre)
         defs.append(body_def)
-        call = n.expr_stmt(n.ag_call("for_stmt", iterable, extra_ref, n.name(body_name), n.string_tuple(state)))
+        call = n.expr_stmt(n.ag_call("for_stmt", iterable, extra_ref, n.name(body_name), n.string_tuple(state)), pre)
         live = self.info.reads(stmt.iter) | body.live_in | live_after | set(self.inputs.loop_flags.get(stmt, ()))
         return [*defs, call], live, body.bound
 
