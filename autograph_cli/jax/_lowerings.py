@@ -55,7 +55,6 @@ NOT_COMPILABLE = {
     "Where": "its output shape depends on the data",
     "BooleanMask": "its output shape depends on the data",
     "BooleanMaskGrad": "its output shape depends on the data",
-    "RaggedTensorToTensor": "its output shape depends on the data",
     "DatasetFromTensors": "tf.data pipelines run on the host",
     "MakeIterator": "tf.data pipelines run on the host",
     "IteratorGetNext": "tf.data pipelines run on the host",

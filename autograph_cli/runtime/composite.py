@@ -1,25 +1,48 @@
-"""Composite tensors: tf.SparseTensor and tf.RaggedTensor.
+"""Composite tensors: tf.SparseTensor (here) and tf.RaggedTensor (ragged.py).
 
 Each is a small structure of ordinary tensors (its components). The runtime's
 nest utilities see those components (``_tf_components`` /
 ``_tf_from_components``), so a composite tensor crosses staged conditionals
 and loops as its component tensors do, with the same checks (a loop variable
-whose components change dtype or shape raises naming the variable).
+whose components change dtype or shape raises naming the variable); a
+tf.function takes and returns them as their components (``_tf_spec``: the
+trace type, as TensorFlow's SparseTensorSpec / RaggedTensorSpec).
+
+Every tf.sparse operation is composed of ordinary graph ops (gather,
+scatter_nd, unsorted_segment_*, unique, argsort, where ...): it runs eagerly
+and traces with shapes unknown while tracing, and its gradient with respect
+to ``values`` and other engines' lowerings come from those ops. Indices are
+handled through linear positions (row-major, over ``dense_shape``).
 """
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
 from . import dtypes as dt
 from . import ops
-from .ops.array import (boolean_mask, gather_nd, scatter_nd, sequence_mask, unsorted_segment_max,
-                        unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sum)
+from .ops import array as oa
+from .ops.array import gather_nd, scatter_nd
 from .ops.strings import pieces, split_parts
-from .shapes import TensorShape
+from .ragged import (RaggedTensor, RaggedTensorSpec, map_flat_values, ragged_boolean_mask, ragged_concat,
+                     ragged_constant, ragged_range, ragged_reduce, ragged_stack, row_splits_to_segment_ids,
+                     segment_ids_to_row_splits, ragged_binary, ragged_unary, ragged_expand_dims, ragged_gather,
+                     ragged_size)
+from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, Tensor, convert_to_tensor
 
-__all__ = ["SparseTensor", "RaggedTensor", "string_split", "sparse_to_dense", "sparse_from_dense", "sparse_expand_dims",
-           "ragged_constant", "bytes_split", "unicode_split", "unicode_decode"]
+__all__ = ["SparseTensor", "SparseTensorSpec", "RaggedTensor", "RaggedTensorSpec", "string_split", "sparse_to_dense",
+           "sparse_from_dense", "sparse_expand_dims", "ragged_constant", "ragged_range", "ragged_boolean_mask",
+           "map_flat_values", "ragged_stack", "ragged_concat", "ragged_reduce", "ragged_binary", "ragged_unary",
+           "row_splits_to_segment_ids", "segment_ids_to_row_splits", "SPARSE", "is_composite", "ragged_expand_dims",
+           "ragged_gather", "ragged_size", "bytes_split", "unicode_split", "unicode_decode"]
+
+_I64 = dt.int64
+
+
+def is_composite(x: Any) -> bool:
+    return isinstance(x, (SparseTensor, RaggedTensor))
 
 
 def _static_dims(t):
@@ -35,24 +58,39 @@ def _static_dims(t):
 class SparseTensor:
     """tf.SparseTensor(indices, values, dense_shape)."""
 
-    def __init__(self, indices, values, dense_shape):
-        self.indices = convert_to_tensor(indices, dtype=dt.int64)
+    def __init__(self, indices, values, dense_shape, _static_shape=None):
+        self.indices = convert_to_tensor(indices, dtype_hint=_I64)
+        if self.indices.dtype is not _I64:
+            self.indices = ops.cast(self.indices, _I64)
         self.values = convert_to_tensor(values)
-        self.dense_shape = convert_to_tensor(dense_shape, dtype=dt.int64)
+        self.dense_shape = convert_to_tensor(dense_shape, dtype_hint=_I64)
+        if self.dense_shape.dtype is not _I64:
+            self.dense_shape = ops.cast(self.dense_shape, _I64)
+        self._static_shape = _static_shape
         if self.indices.shape.rank not in (None, 2):
             raise ValueError(f"SparseTensor indices must be a matrix, got shape {self.indices.shape}")
         if self.values.shape.rank not in (None, 1):
             raise ValueError(f"SparseTensor values must be a vector, got shape {self.values.shape}")
+
+    @classmethod
+    def from_value(cls, sparse_tensor_value):
+        if isinstance(sparse_tensor_value, SparseTensor):
+            return sparse_tensor_value
+        v = sparse_tensor_value
+        return cls(v.indices, v.values, v.dense_shape)
 
     # composite protocol ----------------------------------------------------
     def _tf_components(self):
         return (self.indices, self.values, self.dense_shape)
 
     def _tf_from_components(self, components):
-        return SparseTensor(*components)
+        return SparseTensor(*components, _static_shape=self._static_shape)
 
     def _tf_static_key(self):
         return ()
+
+    def _tf_spec(self):
+        return SparseTensorSpec(self.shape, self.dtype)
 
     @property
     def dtype(self):
@@ -63,24 +101,145 @@ class SparseTensor:
         dims = _static_dims(self.dense_shape)
         if dims is not None:
             return TensorShape(dims)
+        if self._static_shape is not None:
+            return self._static_shape
         n = self.dense_shape.shape.dims[0] if self.dense_shape.shape.rank == 1 else None
         return TensorShape(None if n is None else [None] * n)
 
-    def __mul__(self, other):
-        return SparseTensor(self.indices, self.values * other, self.dense_shape)
+    def get_shape(self):
+        return self.shape
 
-    __rmul__ = __mul__
+    @property
+    def rank(self):
+        return self.shape.rank
+
+    def with_values(self, new_values):
+        return SparseTensor(self.indices, new_values, self.dense_shape, _static_shape=self._static_shape)
+
+    def consumers(self):
+        return []
+
+    def __mul__(self, other):
+        return _sparse_dense_cwise(ops.multiply, self, other)
+
+    def __rmul__(self, other):
+        return _sparse_dense_cwise(ops.multiply, self, other, swap=True)
+
+    def __truediv__(self, other):
+        return _sparse_dense_cwise(ops.truediv, self, other)
+
+    def __neg__(self):
+        return self.with_values(ops.negative(self.values))
+
+    def __abs__(self):
+        return self.with_values(ops.abs(self.values))
+
+    def __add__(self, other):
+        return sparse_add(self, other)
+
+    __radd__ = __add__
+    __hash__ = object.__hash__
+
+    def __bool__(self):
+        raise TypeError("the truth value of a SparseTensor is ambiguous")
 
     def __repr__(self):
-        return f"SparseTensor(indices={self.indices!r}, values={self.values!r}, dense_shape={self.dense_shape!r})"
+        return f"SparseTensor(indices={self.indices}, values={self.values}, dense_shape={self.dense_shape})"
+
+    __str__ = __repr__
 
 
+class SparseTensorSpec:
+    """tf.SparseTensorSpec(shape, dtype): the type of a SparseTensor argument."""
+
+    _tf_value_type = SparseTensor
+
+    def __init__(self, shape=None, dtype=dt.float32, name=None):
+        self.shape = TensorShape(shape)
+        self.dtype = dt.as_dtype(dtype)
+        self.name = name
+
+    def _tf_components(self):
+        r = self.shape.rank
+        return (TensorSpec([None, r], _I64), TensorSpec([None], self.dtype), TensorSpec([r], _I64))
+
+    def _tf_value_from_components(self, comps):
+        return SparseTensor(*comps, _static_shape=self.shape)
+
+    def _key(self):
+        return ("SparseTensorSpec", self.shape.dims if self.shape.rank is not None else None, self.dtype)
+
+    def __eq__(self, other):
+        return isinstance(other, SparseTensorSpec) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def is_compatible_with(self, value):
+        return isinstance(value, (SparseTensor, SparseTensorSpec)) and value.dtype is self.dtype and \
+            value.shape.is_subtype_of(self.shape)
+
+    @staticmethod
+    def from_value(value):
+        return value._tf_spec()
+
+    def __repr__(self):
+        return f"SparseTensorSpec(TensorShape({list(self.shape.dims) if self.shape.rank is not None else None}), " \
+               f"tf.{self.dtype.name})"
+
+
+# ---------------------------------------------------------------- helpers
+def _rank_of(sp):
+    r = sp.shape.rank
+    if r is None:
+        r = sp.indices.shape.dims[1] if sp.indices.shape.rank == 2 else None
+    if r is None:
+        raise ValueError("this tf.sparse operation needs the SparseTensor's rank known while tracing")
+    return r
+
+
+def _strides(dense_shape):
+    """Row-major strides of a shape (int64 vector)."""
+    return oa.cumprod(dense_shape, exclusive=True, reverse=True)
+
+
+def _linear(indices, dense_shape):
+    return ops.reduce_sum(indices * _strides(dense_shape), axis=1)
+
+
+def _unravel(lin, dense_shape):
+    strides = _strides(dense_shape)
+    return ops.floormod(ops.floordiv(ops.expand_dims(lin, 1), strides), dense_shape)
+
+
+def _as_sparse(x, what):
+    if not isinstance(x, SparseTensor):
+        raise TypeError(f"{what}: expected a SparseTensor, got {type(x).__name__}")
+    return x
+
+
+def _axis(axis, rank, what):
+    a = int(axis)
+    if not -rank <= a < rank:
+        raise ValueError(f"{what}: axis {a} is out of range for a SparseTensor of rank {rank}")
+    return a + rank if a < 0 else a
+
+
+# ---------------------------------------------------------------- tf.sparse
 def sparse_to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     """tf.sparse.to_dense."""
-    dense = scatter_nd(sp_input.indices, sp_input.values, sp_input.dense_shape)
-    if default_value is not None and default_value != 0:
-        ones = scatter_nd(sp_input.indices, ops.ones_like(sp_input.values), sp_input.dense_shape)
-        dense = ops.where(ops.cast(ones, dt.bool), dense, ops.fill(ops.shape(dense), ops.cast(default_value, dense.dtype)))
+    sp = _as_sparse(sp_input, "tf.sparse.to_dense")
+    if default_value is None and sp.dtype is dt.string:
+        default_value = b""
+    if default_value is None or (not isinstance(default_value, (Tensor, bytes, str)) and default_value == 0):
+        dense = scatter_nd(sp.indices, sp.values, sp.dense_shape)
+    else:
+        dv = convert_to_tensor(default_value, dtype=sp.dtype) if sp.dtype is dt.string else \
+            ops.cast(convert_to_tensor(default_value, dtype_hint=sp.dtype), sp.dtype)
+        dense = oa.tensor_scatter_nd_update(ops.fill(sp.dense_shape, dv), sp.indices, sp.values)
+    if sp._static_shape is not None and sp._static_shape.rank is not None:
+        dense = ops.ensure_shape(dense, sp._static_shape) if dense.shape.rank is None or any(
+            d is None for d in dense.shape.dims) else dense
     return dense
 
 
@@ -105,170 +264,341 @@ def sparse_expand_dims(sp_input, axis=None, name=None):
 def sparse_from_dense(tensor, name=None):
     """tf.sparse.from_dense: the non-zero entries."""
     tensor = convert_to_tensor(tensor)
-    indices = ops.where(ops.not_equal(tensor, ops.zeros_like(tensor)))
-    return SparseTensor(indices, gather_nd(tensor, indices), ops.shape(tensor, out_type=dt.int64))
+    zero = convert_to_tensor(b"", dtype=dt.string) if tensor.dtype is dt.string else ops.zeros_like(tensor)
+    indices = ops.where(ops.not_equal(tensor, zero))
+    return SparseTensor(indices, gather_nd(tensor, indices), ops.shape(tensor, out_type=dt.int64),
+                        _static_shape=tensor.shape)
 
 
-# ---------------------------------------------------------------- ragged
-def _ragged_to_tensor_infer(inputs, attrs):
-    values = inputs[0]
-    rest = values.shape.dims[1:] if values.shape.rank is not None else None
-    return [(values.dtype, TensorShape(None if rest is None else [None, None, *rest]))]
+def sparse_reorder(sp_input, name=None):
+    """tf.sparse.reorder: entries in row-major order."""
+    sp = _as_sparse(sp_input, "tf.sparse.reorder")
+    order = oa.argsort(_linear(sp.indices, sp.dense_shape), stable=True)
+    return SparseTensor(ops.gather(sp.indices, order), ops.gather(sp.values, order), sp.dense_shape,
+                        _static_shape=sp._static_shape)
 
 
-def _ragged_to_tensor_kernel(values, row_splits, default_value=0):
-    values = np.asarray(values)
-    row_splits = np.asarray(row_splits)
-    lengths = np.diff(row_splits)
-    width = int(lengths.max()) if lengths.size else 0
-    out = np.full((lengths.size, width, *values.shape[1:]), default_value, dtype=values.dtype)
-    for i, (a, b) in enumerate(zip(row_splits[:-1], row_splits[1:])):
-        out[i, : b - a] = values[a:b]
+def _combine(indices, values, dense_shape, static_shape=None):
+    """Entries at the same position summed, in row-major order."""
+    lin = _linear(indices, dense_shape)
+    uniq, pos = oa.unique(lin, out_idx=_I64)
+    summed = oa.unsorted_segment_sum(values, pos, ops.shape(uniq, out_type=_I64)[0])
+    order = oa.argsort(uniq)
+    lin = ops.gather(uniq, order)
+    return SparseTensor(_unravel(lin, dense_shape), ops.gather(summed, order), dense_shape,
+                        _static_shape=static_shape)
+
+
+def sparse_add(a, b, threshold=0, name=None):
+    """tf.sparse.add: sparse + sparse is sparse (entries at one position
+    summed; with a threshold, sums of smaller magnitude dropped), sparse +
+    dense is dense."""
+    if not isinstance(a, SparseTensor):
+        a, b = b, a
+    if not isinstance(a, SparseTensor):
+        return ops.add(a, b)
+    if isinstance(b, SparseTensor):
+        if a.dtype is not b.dtype:
+            raise TypeError(f"tf.sparse.add: SparseTensors of dtypes {a.dtype.name} and {b.dtype.name}")
+        out = _combine(ops.concat([a.indices, b.indices], 0), ops.concat([a.values, b.values], 0), a.dense_shape,
+                       a._static_shape)
+        thr = threshold if isinstance(threshold, Tensor) else (None if threshold == 0 else threshold)
+        if thr is not None:
+            keep = ops.greater_equal(ops.abs(out.values), ops.cast(convert_to_tensor(thr), out.dtype))
+            out = sparse_retain(out, keep)
+        return out
+    d = convert_to_tensor(b, dtype_hint=a.dtype)
+    d = d + ops.zeros(a.dense_shape, d.dtype) if d.shape.rank != a.shape.rank or d.shape.rank is None else d
+    return oa.tensor_scatter_nd_add(d, a.indices, a.values)
+
+
+def _sparse_dense_cwise(fn, sp, other, swap=False):
+    """sp (*, /) a dense tensor or scalar: a SparseTensor with sp's entries
+    (the dense operand broadcast to sp's shape, read at its indices)."""
+    if isinstance(other, SparseTensor):
+        raise TypeError("a SparseTensor times a SparseTensor: convert one with tf.sparse.to_dense")
+    d = convert_to_tensor(other, dtype_hint=sp.dtype) if not isinstance(other, (int, float)) else other
+    if isinstance(d, Tensor) and d.shape.rank != 0:
+        full = d + ops.zeros(sp.dense_shape, d.dtype)
+        d = gather_nd(full, sp.indices)
+    return sp.with_values(fn(d, sp.values) if swap else fn(sp.values, d))
+
+
+def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    """tf.sparse.sparse_dense_matmul: a SparseTensor matrix times a dense
+    matrix (or a dense matrix times a SparseTensor), as gather and
+    unsorted_segment_sum."""
+    if isinstance(b, SparseTensor) and not isinstance(sp_a, SparseTensor):
+        # dense @ sparse = (sparse^T @ dense^T)^T
+        at = ops.transpose(convert_to_tensor(sp_a))
+        return ops.transpose(sparse_dense_matmul(b, at, adjoint_a=not adjoint_b, adjoint_b=adjoint_a))
+    sp = _as_sparse(sp_a, "tf.sparse.sparse_dense_matmul")
+    if _rank_of(sp) != 2:
+        raise ValueError("tf.sparse.sparse_dense_matmul: the SparseTensor must be a matrix")
+    bd = convert_to_tensor(b, dtype_hint=sp.dtype)
+    if bd.dtype is not sp.dtype:
+        raise TypeError(f"tf.sparse.sparse_dense_matmul: a {sp.dtype.name} SparseTensor times a {bd.dtype.name} "
+                        "tensor")
+    if adjoint_b:
+        bd = ops.transpose(bd)
+    rows, cols = sp.indices[:, 0], sp.indices[:, 1]
+    m = sp.dense_shape[0]
+    if adjoint_a:
+        rows, cols, m = cols, rows, sp.dense_shape[1]
+    contrib = ops.expand_dims(sp.values, 1) * ops.gather(bd, cols)
+    return oa.unsorted_segment_sum(contrib, rows, m)
+
+
+def _reduce_axes(sp, axis, what):
+    r = _rank_of(sp)
+    if axis is None:
+        return list(range(r))
+    if isinstance(axis, Tensor):
+        d = _static_dims(axis)
+        if d is None:
+            raise TypeError(f"{what}: the axis must be known while tracing")
+        axis = d
+    axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
+    return sorted({_axis(a, r, what) for a in axes})
+
+
+def _sparse_reduce(kind, sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None,
+                   reduction_axes=None, keep_dims=None):
+    what = f"tf.sparse.reduce_{kind}"
+    sp = _as_sparse(sp_input, what)
+    if output_is_sparse:
+        raise NotImplementedError(f"{what}(output_is_sparse=True) is not supported: reduce to a dense tensor and "
+                                  "use tf.sparse.from_dense")
+    if axis is None:
+        axis = reduction_axes
+    keepdims = bool(keepdims or keep_dims)
+    r = _rank_of(sp)
+    axes = _reduce_axes(sp, axis, what)
+    kept = [i for i in range(r) if i not in axes]
+    if kept:
+        kshape = ops.gather(sp.dense_shape, kept)
+        kidx = ops.gather(sp.indices, kept, axis=1)
+        lin = _linear(kidx, kshape)
+        num = ops.reduce_prod(kshape)
+    else:
+        kshape = ops.zeros([0], _I64)
+        lin = ops.zeros_like(sp.indices[:, 0])
+        num = ops.constant(1, _I64)
+    if kind == "sum":
+        out = oa.unsorted_segment_sum(sp.values, lin, num)
+    else:
+        seg = oa.unsorted_segment_max(sp.values, lin, num)
+        count = oa.unsorted_segment_sum(ops.ones_like(lin), lin, num)
+        out = ops.where(count > 0, seg, ops.zeros_like(seg))  # a position with no entries reduces to 0
+    out = ops.reshape(out, kshape)
+    if keepdims:
+        reduced = ops.constant([i in axes for i in range(r)])
+        out = ops.reshape(out, ops.where(reduced, ops.ones_like(sp.dense_shape), sp.dense_shape))
     return out
 
 
-RAGGED_TO_TENSOR = ops.define("RaggedTensorToTensor", _ragged_to_tensor_infer, _ragged_to_tensor_kernel,
-                              sig="values, row_splits, *, default_value: any = 0")
+def sparse_reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
+    """tf.sparse.reduce_sum (a dense result)."""
+    return _sparse_reduce("sum", sp_input, axis, keepdims, output_is_sparse, name)
 
 
-class RaggedTensor:
-    """tf.RaggedTensor with one ragged dimension: flat ``values`` and
-    ``row_splits`` (int64) marking where each row starts and ends."""
-
-    def __init__(self, values, row_splits):
-        self.values = convert_to_tensor(values)
-        self.row_splits = convert_to_tensor(row_splits, dtype=dt.int64)
-
-    @staticmethod
-    def from_row_splits(values, row_splits, name=None, validate=True):
-        return RaggedTensor(values, row_splits)
-
-    @staticmethod
-    def from_row_lengths(values, row_lengths, name=None, validate=True):
-        lengths = ops.cast(convert_to_tensor(row_lengths), dt.int64)
-        splits = ops.concat([ops.zeros([1], dt.int64), ops.cumsum(lengths)], 0)
-        return RaggedTensor(values, splits)
-
-    @staticmethod
-    def from_value_rowids(values, value_rowids, nrows=None, name=None, validate=True):
-        return _from_value_rowids(values, value_rowids, nrows)
-
-    @staticmethod
-    def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1, name=None):
-        return _from_tensor(tensor, lengths, padding)
-
-    ragged_rank = 1
-
-    def value_rowids(self):
-        return _value_rowids(self)
-
-    def row_starts(self):
-        return self.row_splits[:-1]
-
-    def row_limits(self):
-        return self.row_splits[1:]
-
-    def _tf_components(self):
-        return (self.values, self.row_splits)
-
-    def _tf_from_components(self, components):
-        return RaggedTensor(*components)
-
-    def _tf_static_key(self):
-        return ()
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
-    @property
-    def flat_values(self):
-        return self.values
-
-    @property
-    def shape(self):
-        n = self.row_splits.shape.dims[0] if self.row_splits.shape.rank == 1 else None
-        rest = self.values.shape.dims[1:] if self.values.shape.rank is not None else []
-        return TensorShape([None if n is None else n - 1, None, *rest])
-
-    def nrows(self, out_type=dt.int64):
-        return ops.cast(ops.shape(self.row_splits)[0] - 1, out_type)
-
-    def row_lengths(self):
-        return self.row_splits[1:] - self.row_splits[:-1]
-
-    def to_tensor(self, default_value=None, name=None):
-        attrs = {} if default_value is None else {"default_value": default_value}
-        return ops.apply1(RAGGED_TO_TENSOR, [self.values, self.row_splits], attrs)
-
-    def to_list(self):
-        values = np.asarray(self.values.numpy())
-        splits = np.asarray(self.row_splits.numpy())
-        return [values[a:b].tolist() for a, b in zip(splits[:-1], splits[1:])]
-
-    def row(self, i):
-        """Row ``i`` (a Python int or a scalar integer tensor) as a tensor."""
-        if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
-            if i < 0:
-                i = i + int(self.nrows())
-            start, stop = self.row_splits[i], self.row_splits[i + 1]
-        else:
-            i = ops.cast(i, dt.int64)
-            start, stop = ops.gather(self.row_splits, i), ops.gather(self.row_splits, i + 1)
-        return self.values[start:stop]
-
-    def __getitem__(self, key):
-        if isinstance(key, (int, np.integer)) or (isinstance(key, Tensor) and key.shape.rank == 0):
-            return self.row(key)
-        raise TypeError(f"RaggedTensor indexing supports one row index, got {key!r}")
-
-    def __iter__(self):
-        """The rows, eagerly. In a traced function a converted ``for`` over
-        a RaggedTensor is a staged loop over its rows (the backend's
-        for_stmt); unconverted iteration needs the row count known."""
-        return (self.row(i) for i in range(len(self)))
-
-    def __len__(self):
-        count = self.row_splits.shape.dims[0] if self.row_splits.shape.rank == 1 else None
-        if count is None:
-            raise TypeError("the number of rows of this RaggedTensor is not known while tracing: iterate over it "
-                            "in a converted for loop (a staged loop), or use nrows()")
-        return count - 1
-
-    def _elementwise(self, fn):
-        return RaggedTensor(fn(self.values), self.row_splits)
-
-    def __add__(self, other):
-        return self._elementwise(lambda v: v + other)
-
-    def __mul__(self, other):
-        return self._elementwise(lambda v: v * other)
-
-    def __sub__(self, other):
-        return self._elementwise(lambda v: v - other)
-
-    __radd__ = __add__
-    __rmul__ = __mul__
-
-    def __repr__(self):
-        try:
-            return f"<tf.RaggedTensor {self.to_list()}>"
-        except Exception:
-            return f"tf.RaggedTensor(values={self.values!r}, row_splits={self.row_splits!r})"
+def sparse_reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
+    """tf.sparse.reduce_max over the stored entries (a position without any is 0)."""
+    return _sparse_reduce("max", sp_input, axis, keepdims, output_is_sparse, name)
 
 
-def ragged_constant(pylist, dtype=None, ragged_rank=None, name=None):
-    """tf.ragged.constant for a list of rows (one ragged dimension)."""
-    rows = [np.asarray(r) for r in pylist]
-    lengths = [len(r) for r in rows]
-    flat = [x for r in pylist for x in r]
-    values = convert_to_tensor(flat, dtype=dtype) if flat else convert_to_tensor(
-        np.zeros([0], dtype=(dt.as_dtype(dtype).np if dtype is not None else np.float32)))
-    splits = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    return RaggedTensor(values, splits)
+def sparse_reshape(sp_input, shape, name=None):
+    """tf.sparse.reshape (one -1 in `shape` is inferred)."""
+    sp = _as_sparse(sp_input, "tf.sparse.reshape")
+    new = convert_to_tensor(shape, dtype_hint=_I64)
+    new = ops.cast(new, _I64) if new.dtype is not _I64 else new
+    total = ops.reduce_prod(sp.dense_shape)
+    known = ops.reduce_prod(ops.where(new < 0, ops.ones_like(new), new))
+    new = ops.where(new < 0, ops.floordiv(total, ops.maximum(known, 1)) + ops.zeros_like(new), new)
+    lin = _linear(sp.indices, sp.dense_shape)
+    static = None
+    sd = _static_dims(new)
+    if sd is not None:
+        static = TensorShape(sd)
+    return SparseTensor(_unravel(lin, new), sp.values, new, _static_shape=static)
 
 
-_ = Tensor
+def sparse_concat(axis, sp_inputs, expand_nonconcat_dim=False, concat_dim=None, name=None,
+                  expand_nonconcat_dims=None):
+    """tf.sparse.concat(axis, sp_inputs): SparseTensors joined along `axis`
+    (dense tensors among them are made sparse)."""
+    if concat_dim is not None:
+        axis = concat_dim
+    expand = bool(expand_nonconcat_dim or expand_nonconcat_dims)
+    sps = [x if isinstance(x, SparseTensor) else sparse_from_dense(x) for x in sp_inputs]
+    r = _rank_of(sps[0])
+    a = _axis(axis, r, "tf.sparse.concat")
+    onehot = ops.constant([1 if i == a else 0 for i in range(r)], _I64)
+    offset = ops.zeros([r], _I64)
+    idx, vals = [], []
+    for sp in sps:
+        idx.append(sp.indices + offset * onehot)
+        vals.append(sp.values)
+        offset = offset + sp.dense_shape
+    if expand:
+        others = sps[0].dense_shape
+        for sp in sps[1:]:
+            others = ops.maximum(others, sp.dense_shape)
+    else:
+        others = sps[0].dense_shape
+    shape = offset * onehot + others * (1 - onehot)
+    return sparse_reorder(SparseTensor(ops.concat(idx, 0), ops.concat(vals, 0), shape))
+
+
+def sparse_retain(sp_input, to_retain):
+    """tf.sparse.retain: the entries where `to_retain` (a bool vector) is true."""
+    sp = _as_sparse(sp_input, "tf.sparse.retain")
+    keep = convert_to_tensor(to_retain, dtype=dt.bool)
+    return SparseTensor(oa.boolean_mask(sp.indices, keep), oa.boolean_mask(sp.values, keep), sp.dense_shape,
+                        _static_shape=sp._static_shape)
+
+
+def sparse_slice(sp_input, start, size, name=None):
+    """tf.sparse.slice: the entries in [start, start + size), re-indexed."""
+    sp = _as_sparse(sp_input, "tf.sparse.slice")
+    start = ops.cast(convert_to_tensor(start, dtype_hint=_I64), _I64)
+    size = ops.cast(convert_to_tensor(size, dtype_hint=_I64), _I64)
+    stop = ops.minimum(start + size, sp.dense_shape)
+    inside = ops.reduce_all(ops.logical_and(sp.indices >= start, sp.indices < stop), axis=1)
+    kept = sparse_retain(sp, inside)
+    return SparseTensor(kept.indices - start, kept.values, ops.maximum(stop - start, 0))
+
+
+def sparse_transpose(sp_input, perm=None, name=None):
+    """tf.sparse.transpose (by default the dimensions reversed)."""
+    sp = _as_sparse(sp_input, "tf.sparse.transpose")
+    r = _rank_of(sp)
+    perm = list(range(r))[::-1] if perm is None else [int(p) for p in (
+        _static_dims(perm) if isinstance(perm, Tensor) else perm)]
+    static = None
+    if sp.shape.rank is not None:
+        static = TensorShape([sp.shape.dims[p] for p in perm])
+    out = SparseTensor(ops.gather(sp.indices, perm, axis=1), sp.values, ops.gather(sp.dense_shape, perm),
+                       _static_shape=static)
+    return sparse_reorder(out)
+
+
+def sparse_to_indicator(sp_input, vocab_size, name=None):
+    """tf.sparse.to_indicator: a dense bool tensor, true at [..., id] for each id."""
+    sp = _as_sparse(sp_input, "tf.sparse.to_indicator")
+    ids = ops.cast(sp.values, _I64)
+    idx = ops.concat([sp.indices[:, :-1], ops.expand_dims(ids, 1)], 1)
+    shape = ops.concat([sp.dense_shape[:-1], ops.reshape(ops.cast(convert_to_tensor(vocab_size), _I64), [1])], 0)
+    return ops.greater(scatter_nd(idx, ops.ones_like(ids), shape), 0)
+
+
+def sparse_map_values(op, *args, **kwargs):
+    """tf.sparse.map_values: `op` on the values of the SparseTensor arguments."""
+    found = []
+
+    def sub(x):
+        if isinstance(x, SparseTensor):
+            found.append(x)
+            return x.values
+        if isinstance(x, (list, tuple)):
+            return type(x)(sub(v) for v in x)
+        if isinstance(x, dict):
+            return {k: sub(v) for k, v in x.items()}
+        return x
+
+    a = sub(list(args))
+    kw = sub(dict(kwargs))
+    if not found:
+        raise ValueError("tf.sparse.map_values: no SparseTensor among the arguments")
+    return found[0].with_values(op(*a, **kw))
+
+
+def sparse_fill_empty_rows(sp_input, default_value, name=None):
+    """tf.sparse.fill_empty_rows: (a SparseTensor with `default_value` at
+    [row, 0, ...] of each empty row, the bool vector of empty rows)."""
+    sp = _as_sparse(sp_input, "tf.sparse.fill_empty_rows")
+    nrows = sp.dense_shape[0]
+    counts = oa.unsorted_segment_sum(ops.ones_like(sp.indices[:, 0]), sp.indices[:, 0], nrows)
+    empty = ops.equal(counts, 0)
+    rows = ops.where(empty)  # [k, 1]
+    r = _rank_of(sp)
+    new_idx = ops.concat([rows, ops.zeros(ops.stack([ops.shape(rows, out_type=_I64)[0], r - 1]), _I64)], 1)
+    dv = ops.cast(convert_to_tensor(default_value, dtype_hint=sp.dtype), sp.dtype) if sp.dtype is not dt.string \
+        else convert_to_tensor(default_value, dtype=dt.string)
+    new_vals = ops.fill(ops.shape(rows, out_type=_I64)[:1], dv)
+    out = sparse_reorder(SparseTensor(ops.concat([sp.indices, new_idx], 0), ops.concat([sp.values, new_vals], 0),
+                                      sp.dense_shape, _static_shape=sp._static_shape))
+    return out, empty
+
+
+def sparse_eye(num_rows, num_columns=None, dtype=dt.float32, name=None):
+    """tf.sparse.eye: an identity matrix as a SparseTensor."""
+    n = ops.cast(convert_to_tensor(num_rows), _I64)
+    m = n if num_columns is None else ops.cast(convert_to_tensor(num_columns), _I64)
+    d = ops.range(ops.minimum(n, m), dtype=_I64)
+    return SparseTensor(ops.stack([d, d], 1), ops.ones(ops.shape(d), dt.as_dtype(dtype)), ops.stack([n, m]))
+
+
+def sparse_softmax(sp_input, name=None):
+    """tf.sparse.softmax: a softmax over the stored entries of each
+    innermost row (the implicit zeros do not take part)."""
+    sp = _as_sparse(sp_input, "tf.sparse.softmax")
+    r = _rank_of(sp)
+    if r < 2:
+        raise ValueError("tf.sparse.softmax: the SparseTensor must have rank >= 2")
+    outer = sp.dense_shape[:-1]
+    lin = _linear(sp.indices[:, :-1], outer)
+    num = ops.reduce_prod(outer)
+    top = oa.unsorted_segment_max(sp.values, lin, num)
+    e = ops.exp(sp.values - ops.gather(top, lin))
+    total = oa.unsorted_segment_sum(e, lin, num)
+    return sp.with_values(e / ops.gather(total, lin))
+
+
+def sparse_minimum(sp_a, sp_b, name=None):
+    """tf.sparse.minimum / maximum need aligned entries: composed as dense."""
+    return sparse_from_dense(ops.minimum(sparse_to_dense(sp_a), sparse_to_dense(sp_b)))
+
+
+def sparse_maximum(sp_a, sp_b, name=None):
+    """tf.sparse.maximum, composed as dense."""
+    return sparse_from_dense(ops.maximum(sparse_to_dense(sp_a), sparse_to_dense(sp_b)))
+
+
+def sparse_segment(kind):
+    """tf.sparse.segment_sum / segment_mean: rows `indices` of data, by segment."""
+    def f(data, indices, segment_ids, num_segments=None, name=None):
+        rows = ops.gather(data, indices)
+        ids = convert_to_tensor(segment_ids)
+        if num_segments is None:
+            num_segments = ops.reduce_max(ops.concat([ops.cast(ids, _I64), ops.constant([-1], _I64)], 0)) + 1
+        if kind == "sum":
+            return oa.unsorted_segment_sum(rows, ids, num_segments)
+        return oa.unsorted_segment_mean(rows, ids, num_segments)
+
+    f.__name__ = f"sparse_segment_{kind}"
+    f.__doc__ = f"tf.sparse.segment_{kind}: rows `indices` of data, {kind} by segment."
+    return f
+
+
+def sparse_unary(fn):
+    """A zero-preserving elementwise op applied to a SparseTensor's values
+    (TensorFlow dispatches tf.math.abs, negative, sqrt ... on sparse)."""
+    def f(sp, *args, **kwargs):
+        return sp.with_values(fn(sp.values, *args, **kwargs))
+
+    return f
+
+
+SPARSE = {
+    "add": sparse_add, "sparse_dense_matmul": sparse_dense_matmul,
+    "reduce_sum": sparse_reduce_sum, "reduce_max": sparse_reduce_max, "reorder": sparse_reorder,
+    "reshape": sparse_reshape, "concat": sparse_concat, "slice": sparse_slice, "retain": sparse_retain,
+    "transpose": sparse_transpose, "to_indicator": sparse_to_indicator, "map_values": sparse_map_values,
+    "fill_empty_rows": sparse_fill_empty_rows, "eye": sparse_eye, "softmax": sparse_softmax,
+    "minimum": sparse_minimum, "maximum": sparse_maximum, "segment_sum": sparse_segment("sum"),
+    "segment_mean": sparse_segment("mean"),
+}
 
 
 def string_split(input, sep=None, maxsplit=-1, name=None):
@@ -301,181 +631,3 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
                    replace_control_characters=False, name=None):
     """tf.strings.unicode_decode: each string's Unicode code points (int32)."""
     return _pieces(input, "CODE_POINT", input_encoding)
-
-
-# ------------------------------------------- ragged and sparse ops the guides use
-def _value_rowids(rt):
-    """The row of each value (int64), from the row splits."""
-    n = ops.shape(rt.values, out_type=dt.int64)[0]
-    positions = ops.range(n, dtype=dt.int64)
-    # searchsorted(splits[1:], position, side="right") as a sum of comparisons
-    ends = rt.row_splits[1:]
-    return ops.reduce_sum(ops.cast(ops.greater_equal(ops.expand_dims(positions, 1), ops.expand_dims(ends, 0)),
-                                   dt.int64), axis=1)
-
-
-
-
-def _from_value_rowids(values, value_rowids, nrows=None, name=None, validate=True):
-    """tf.RaggedTensor.from_value_rowids: values grouped by their (sorted) row ids."""
-    ids = ops.cast(convert_to_tensor(value_rowids), dt.int64)
-    if nrows is None:
-        nrows = ops.reduce_max(ops.concat([ids, convert_to_tensor([-1], dtype=dt.int64)], 0)) + 1
-    counts = unsorted_segment_sum(ops.ones_like(ids), ids, ops.cast(nrows, dt.int64))
-    return RaggedTensor.from_row_lengths(values, counts)
-
-
-def _from_tensor(tensor, lengths=None, padding=None, ragged_rank=1, name=None):
-    """tf.RaggedTensor.from_tensor: the rows of a dense tensor, cut at ``lengths``
-    or where the trailing ``padding`` begins."""
-    t = convert_to_tensor(tensor)
-    nrows, width = ops.shape(t, out_type=dt.int64)[0], ops.shape(t, out_type=dt.int64)[1]
-    if lengths is not None:
-        row_lengths = ops.cast(convert_to_tensor(lengths), dt.int64)
-    elif padding is not None:
-        is_pad = ops.equal(t, ops.cast(padding, t.dtype))
-        if t.shape.rank is not None and t.shape.rank > 2:
-            is_pad = ops.reduce_all(is_pad, axis=list(range(2, t.shape.rank)))  # (the builtin range)
-        keep = ops.cast(ops.logical_not(is_pad), dt.int64)
-        positions = ops.range(1, width + 1, dtype=dt.int64)
-        row_lengths = ops.reduce_max(keep * positions, axis=1)
-    else:
-        row_lengths = ops.fill(ops.expand_dims(nrows, 0), width)
-    mask = sequence_mask(row_lengths, width)
-    return RaggedTensor.from_row_lengths(boolean_mask(t, mask), row_lengths)
-
-
-
-
-def ragged_map_flat_values(op, *args, **kwargs):
-    """tf.ragged.map_flat_values: ``op`` applied to the ragged arguments' flat values
-    (they must share row partitions); the result keeps that partition."""
-    splits = None
-
-    def flat(v):
-        nonlocal splits
-        if isinstance(v, RaggedTensor):
-            splits = v.row_splits if splits is None else splits
-            return v.values
-        return v
-
-    out = op(*[flat(a) for a in args], **{k: flat(v) for k, v in kwargs.items()})
-    if splits is None:
-        return out
-    return RaggedTensor(out, splits)
-
-
-_REDUCERS = {"sum": unsorted_segment_sum, "max": unsorted_segment_max, "min": unsorted_segment_min,
-             "prod": unsorted_segment_prod}
-
-
-def ragged_reduce(kind, dense_fn):
-    """tf.reduce_<kind> accepting a RaggedTensor: axis=1 reduces each row (a dense
-    vector, TensorFlow's identity value for an empty row), axis=None or 0 as the
-    dense function on the values."""
-
-    def reduce(input_tensor, axis=None, keepdims=False, name=None, **kwargs):
-        if not isinstance(input_tensor, RaggedTensor):
-            return dense_fn(input_tensor, axis=axis, keepdims=keepdims, **kwargs)
-        rt = input_tensor
-        if axis is None:
-            return dense_fn(rt.values, keepdims=keepdims, **kwargs)
-        if axis in (1, -1) and (rt.values.shape.rank == 1 or axis == 1):
-            nrows = rt.nrows()
-            ids = _value_rowids(rt)
-            if kind == "mean":
-                total = unsorted_segment_sum(rt.values, ids, nrows)
-                out = total / ops.cast(rt.row_lengths(), total.dtype)
-            else:
-                out = _REDUCERS[kind](rt.values, ids, nrows)
-            return ops.expand_dims(out, 1) if keepdims else out
-        if axis in (0, -2):
-            dense = rt.to_tensor()
-            if kind in ("sum", "mean"):
-                total = ops.reduce_sum(dense, axis=0)
-                if kind == "sum":
-                    return total
-                counts = ops.reduce_sum(ops.cast(sequence_mask(rt.row_lengths()), total.dtype), axis=0)
-                return total / counts
-            raise NotImplementedError(f"tf.reduce_{kind} of a RaggedTensor over axis 0 is not supported")
-        raise ValueError(f"axis {axis} is out of range for a RaggedTensor of rank 2")
-
-    reduce.__name__ = dense_fn.__name__
-    reduce.__doc__ = dense_fn.__doc__
-    return reduce
-
-
-def ragged_concat(concat_fn):
-    """tf.concat accepting RaggedTensors: axis 0 stacks the rows, axis 1 joins each row."""
-
-    def concat(values, axis, name="concat"):
-        if not any(isinstance(v, RaggedTensor) for v in values):
-            return concat_fn(values, axis, name=name)
-        rts = [v if isinstance(v, RaggedTensor) else _from_tensor(v) for v in values]
-        if axis == 0:
-            offsets = [r.row_splits[-1] for r in rts]
-            splits = [rts[0].row_splits]
-            total = offsets[0]
-            for r, off in zip(rts[1:], offsets[1:]):
-                splits.append(r.row_splits[1:] + total)
-                total = total + off
-            return RaggedTensor(concat_fn([r.values for r in rts], 0), concat_fn(splits, 0))
-        if axis in (1, -1):
-            lengths = [r.row_lengths() for r in rts]
-            # interleave each row of every input: gather the values by position
-            joined = concat_fn([ops.expand_dims(length, 1) for length in lengths], 1)
-            out_lengths = ops.reduce_sum(joined, axis=1)
-            pieces_values = concat_fn([r.values for r in rts], 0)
-            order = []
-            for k, r in enumerate(rts):
-                ids = _value_rowids(r)
-                local = ops.range(ops.shape(r.values, out_type=dt.int64)[0], dtype=dt.int64) - ops.gather(r.row_splits, ids)
-                before = ops.reduce_sum(joined[:, :k], axis=1) if k else ops.zeros_like(out_lengths)
-                out_start = ops.concat([convert_to_tensor([0], dtype=dt.int64), ops.cumsum(out_lengths)], 0)[:-1]
-                order.append(ops.gather(out_start + before, ids) + local)
-            positions = concat_fn(order, 0)
-            values = scatter_nd(ops.expand_dims(positions, 1), pieces_values,
-                                    ops.expand_dims(ops.shape(pieces_values, out_type=dt.int64)[0], 0))
-            return RaggedTensor.from_row_lengths(values, out_lengths)
-        raise ValueError(f"tf.concat of RaggedTensors: axis {axis} is not supported")
-
-    concat.__name__ = "concat"
-    concat.__doc__ = concat_fn.__doc__
-    return concat
-
-
-def sparse_add(a, b, threshold=0, name=None):
-    """tf.sparse.add: two SparseTensors summed (a SparseTensor of the entries either
-    has), or a SparseTensor and a dense tensor (a dense tensor)."""
-    if not isinstance(a, SparseTensor):
-        return ops.add(convert_to_tensor(a), sparse_to_dense(b))
-    if not isinstance(b, SparseTensor):
-        return ops.add(sparse_to_dense(a), convert_to_tensor(b))
-    return sparse_from_dense(ops.add(sparse_to_dense(a), sparse_to_dense(b)))
-
-
-def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
-    """tf.sparse.sparse_dense_matmul: a SparseTensor (or dense) times a dense matrix."""
-    a = sparse_to_dense(sp_a) if isinstance(sp_a, SparseTensor) else convert_to_tensor(sp_a)
-    b = sparse_to_dense(b) if isinstance(b, SparseTensor) else convert_to_tensor(b)
-    return ops.matmul(a, b, transpose_a=bool(adjoint_a), transpose_b=bool(adjoint_b))
-
-
-def sparse_reduce_sum(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
-    """tf.sparse.reduce_sum: the sum of a SparseTensor's values along ``axis`` (dense)."""
-    return ops.reduce_sum(sparse_to_dense(sp_input), axis=axis, keepdims=keepdims)
-
-
-
-def ragged_elementwise(fn):
-    """A unary elementwise function (tf.cast, tf.square ...) that also maps a
-    RaggedTensor's values, keeping its rows."""
-
-    def apply_(x, *args, **kwargs):
-        if isinstance(x, RaggedTensor):
-            return RaggedTensor(fn(x.values, *args, **kwargs), x.row_splits)
-        return fn(x, *args, **kwargs)
-
-    apply_.__name__ = fn.__name__
-    apply_.__doc__ = fn.__doc__
-    return apply_

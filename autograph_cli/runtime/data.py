@@ -90,6 +90,8 @@ class Dataset:
     @staticmethod
     def from_tensor_slices(tensors, name=None):
         tensors = _lists_as_tensors(tensors)
+        if any(hasattr(x, "_tf_spec") for x in nest.flatten(tensors, expand_composites=False)):
+            return _composite_slices(tensors)
         if any(_symbolic(x) for x in nest.flatten(tensors)):
             flat = [convert_to_tensor(x) for x in nest.flatten(tensors)]
             for t in flat:
@@ -1279,6 +1281,35 @@ def _int_arg(value, what, default):
                                       "inside the function")
         value = value._value
     return int(value)
+
+
+def _composite_slices(tensors):
+    """from_tensor_slices with RaggedTensors (of one ragged dimension) in the
+    structure: their rows are the elements' tensors (of varying length)."""
+    flat = nest.flatten(tensors, expand_composites=False)
+    arrays, specs = [], []
+    for x in flat:
+        if hasattr(x, "_tf_spec"):
+            if not hasattr(x, "row_splits") or x.ragged_rank != 1 or not isinstance(x.values, EagerTensor):
+                raise TypeError("Dataset.from_tensor_slices: only eager RaggedTensors with one ragged dimension "
+                                f"are supported, got {type(x).__name__}")
+            arrays.append(x.numpy())
+            specs.append(TensorSpec(TensorShape([None, *x.values.shape.dims[1:]]), x.dtype))
+        else:
+            v, spec = _np_and_spec(x)
+            arrays.append(np.asarray(v))
+            specs.append(TensorSpec(TensorShape(spec.shape.dims[1:]), spec.dtype))
+    n = len(arrays[0]) if arrays and np.ndim(arrays[0]) else 0
+    for a in arrays:
+        if np.ndim(a) == 0 or len(a) != n:
+            raise ValueError("Dimensions of all components must agree (and be at least rank 1)")
+    spec = nest.pack_sequence_as(tensors, specs, expand_composites=False)
+
+    def it():
+        for i in builtins.range(n):
+            yield [a[i] for a in arrays]
+
+    return Dataset(it, spec, n)
 
 
 def _lists_as_tensors(x):

@@ -76,6 +76,14 @@ def format_value(v, dtype, summarize=3, quote=False):
                            max_line_width=10**9).replace("\n ", "\n ")
 
 
+def _format_composite(x, summarize):
+    """tf.print's rendering of a RaggedTensor or SparseTensor."""
+    if hasattr(x, "row_splits"):
+        return f"<tf.RaggedTensor {x.to_list()}>"
+    f = [format_value(t._value, t.dtype, summarize) for t in (x.indices, x.values, x.dense_shape)]
+    return f"'SparseTensor(indices={f[0]}, values={f[1]}, shape={f[2]})'"
+
+
 def _make_printer(parts, sep, end, stream, summarize, quote=True):
     """parts: list of ('t', dtype) for tensor values or ('s', text), joined
     as they are (the separators are already among the texts)."""
@@ -86,6 +94,10 @@ def _make_printer(parts, sep, end, stream, summarize, quote=True):
         for kind, x in parts:
             if kind == "s":
                 out.append(x)
+            elif kind == "c":
+                comps = nest.flatten(x)
+                out.append(_format_composite(nest.pack_sequence_as(
+                    x, [EagerTensor(next(it), c.dtype) for c in comps]), summarize))
             else:
                 out.append(format_value(next(it), x, summarize, quote))
         f = stream if stream is not None else sys.stderr
@@ -139,14 +151,17 @@ def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=Non
     ph = _placeholder(" ".join(x if isinstance(x, str) else pprint.pformat(x) for x in free))
     templates = []
     for x in inputs:
-        if _is_tensorish(x):
-            tensors.append(x if isinstance(x, Tensor) else x._as_tensor())
+        if _is_tensorish(x) or hasattr(x, "_tf_spec"):  # (a composite: printed from its components)
+            tensors.append(x if isinstance(x, Tensor) or hasattr(x, "_tf_spec") else x._as_tensor())
             templates.append(ph)
             continue
         flat = nest.flatten(x, expand_composites=False)
         holders = []
         for y in flat:
-            if _is_tensorish(y):
+            if hasattr(y, "_tf_spec"):
+                tensors.append(y)
+                holders.append(ph)
+            elif _is_tensorish(y):
                 tensors.append(y if isinstance(y, Tensor) else y._as_tensor())
                 holders.append(ph)
             else:
@@ -161,9 +176,10 @@ def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=Non
     for i, t in enumerate(tensors):
         if pieces[i]:
             parts.append(("s", pieces[i]))
-        parts.append(("t", t.dtype))
+        parts.append(("c", t) if hasattr(t, "_tf_spec") else ("t", t.dtype))
     if pieces[len(tensors)]:
         parts.append(("s", pieces[len(tensors)]))
+    tensors = [c for t in tensors for c in (nest.flatten(t) if hasattr(t, "_tf_spec") else [t])]
     stream = output_stream
     if stream is sys.stdout:
         stream = "stdout"

@@ -121,6 +121,9 @@ class _KeyMaker:
             return (t.__name__, tuple(self.key(c) for c in x))
         if isinstance(x, dict):
             return ("dict", frozenset((k, self.key(v)) for k, v in x.items()))
+        spec = getattr(x, "_tf_spec", None)
+        if spec is not None:  # a composite tensor (SparseTensor, RaggedTensor): its type
+            return ("C", spec())
         tt = getattr(x, "__tf_tracing_type__", None)
         if tt is not None:
             return ("TT", tt(None))
@@ -363,7 +366,7 @@ _MISSING = _Missing()
 def _has_placeholder(a):
     if isinstance(a, SymbolicTensor):
         return True
-    if isinstance(a, (list, tuple, dict)):
+    if isinstance(a, (list, tuple, dict)) or hasattr(a, "_tf_components"):
         return any(isinstance(x, SymbolicTensor) for x in nest.flatten(a))
     return False
 
@@ -380,6 +383,8 @@ def _same_static(a, b):
 def _to_specs(a, name):
     if isinstance(a, SymbolicTensor):
         return TensorSpec(a.shape, a.dtype, name)
+    if hasattr(a, "_tf_spec"):
+        return a._tf_spec()
     if isinstance(a, (list, tuple, dict)):
         flat = nest.flatten(a)
         return nest.pack_sequence_as(a, [TensorSpec(x.shape, x.dtype, name) if isinstance(x, SymbolicTensor) else x for x in flat])
@@ -961,6 +966,12 @@ def _conform(spec, a):
         if a.dtype is not spec.dtype or not a.shape.is_subtype_of(spec.shape):
             return None
         return a
+    value_type = getattr(spec, "_tf_value_type", None)
+    if value_type is not None:  # a SparseTensorSpec / RaggedTensorSpec: its components fit theirs
+        if not isinstance(a, value_type) or not spec.is_compatible_with(a):
+            return None
+        flat = [_conform(s, x) for s, x in zip(nest.flatten(spec._tf_components()), nest.flatten(a))]
+        return None if any(x is None for x in flat) else a
     if isinstance(spec, (list, tuple)):
         if not isinstance(a, (list, tuple)) or len(a) != len(spec):
             return None
@@ -992,6 +1003,9 @@ def _accepts(cf, args):
             shape = a.shape if isinstance(a, Tensor) else TensorShape(np.shape(a))
             if dtype is not traced.dtype or not shape.is_subtype_of(traced.shape):
                 return False
+        elif hasattr(traced, "_tf_spec"):  # a composite tensor: its type's subtypes
+            if type(a) is not type(traced) or not traced._tf_spec().is_compatible_with(a):
+                return False
         elif _has_placeholder(traced):
             return False  # nested tensors: exact key matching only
         else:
@@ -1005,6 +1019,12 @@ def _make_placeholders(graph, a, name, used):
     if wrap is not None:
         # a spec traced as a wrapped tensor (tf.data's DatasetSpec: a dataset)
         return wrap(a, _make_placeholders(graph, TensorSpec(a.shape, a.dtype), name, used))
+    if hasattr(a, "_tf_value_type") or hasattr(a, "_tf_spec"):
+        # a composite tensor or its spec: placeholders for its components, shaped by its type
+        spec = a if hasattr(a, "_tf_value_type") else a._tf_spec()
+        comps = spec._tf_components()
+        made = nest.pack_sequence_as(comps, [_make_placeholders(graph, s, name, used) for s in nest.flatten(comps)])
+        return spec._tf_value_from_components(made)
     if isinstance(a, TensorSpec) or _is_tensor_leaf(a) and not isinstance(a, (Variable,)):
         if isinstance(a, TensorSpec):
             dtype, shape = a.dtype, a.shape

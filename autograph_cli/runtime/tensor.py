@@ -53,43 +53,78 @@ class Tensor:
 
     # arithmetic -----------------------------------------------------------
     def __add__(self, o):
-        return _ops.add(self, o)
+        try:
+            return _ops.add(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __radd__(self, o):
         return _ops.add(o, self)
 
     def __sub__(self, o):
-        return _ops.subtract(self, o)
+        try:
+            return _ops.subtract(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __rsub__(self, o):
         return _ops.subtract(o, self)
 
     def __mul__(self, o):
-        return _ops.multiply(self, o)
+        try:
+            return _ops.multiply(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __rmul__(self, o):
         return _ops.multiply(o, self)
 
     def __truediv__(self, o):
-        return _ops.truediv(self, o)
+        try:
+            return _ops.truediv(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __rtruediv__(self, o):
         return _ops.truediv(o, self)
 
     def __floordiv__(self, o):
-        return _ops.floordiv(self, o)
+        try:
+            return _ops.floordiv(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __rfloordiv__(self, o):
         return _ops.floordiv(o, self)
 
     def __mod__(self, o):
-        return _ops.floormod(self, o)
+        try:
+            return _ops.floormod(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __rmod__(self, o):
         return _ops.floormod(o, self)
 
     def __pow__(self, o):
-        return _ops.pow(self, o)
+        try:
+            return _ops.pow(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __rpow__(self, o):
         return _ops.pow(o, self)
@@ -132,16 +167,36 @@ class Tensor:
 
     # comparison -----------------------------------------------------------
     def __lt__(self, o):
-        return _ops.less(self, o)
+        try:
+            return _ops.less(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __le__(self, o):
-        return _ops.less_equal(self, o)
+        try:
+            return _ops.less_equal(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __gt__(self, o):
-        return _ops.greater(self, o)
+        try:
+            return _ops.greater(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __ge__(self, o):
-        return _ops.greater_equal(self, o)
+        try:
+            return _ops.greater_equal(self, o)
+        except TypeError:
+            if hasattr(o, "_tf_spec"):  # a composite tensor (RaggedTensor ...): its reflected operator
+                return NotImplemented
+            raise
 
     def __eq__(self, o):
         if o is None:
@@ -401,7 +456,8 @@ class SymbolicTensor(Tensor):
 
 
 def is_tensor(x) -> bool:
-    return isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+    # (as TensorFlow's: composite tensors -- SparseTensor, RaggedTensor -- count)
+    return isinstance(x, Tensor) or hasattr(x, "_as_tensor") or (hasattr(x, "_tf_spec") and not isinstance(x, type))
 
 
 _PY_DEFAULT = {bool: _dt.bool, int: _dt.int32, float: _dt.float32, str: _dt.string, bytes: _dt.string}
@@ -483,6 +539,8 @@ def to_numpy(value, dtype=None):
     else:
         if dtype.is_integer and isinstance(value, float):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if hasattr(value, "_tf_spec"):
+            raise TypeError(f"Cannot convert a {type(value).__name__} to a Tensor: {value!r}")
         try:
             arr = np.array(value)
         except Exception as e:  # ragged lists and the like

@@ -6,6 +6,7 @@ written (Keras, SavedModel and devices aside).
 from __future__ import annotations
 
 import builtins as _builtins
+import os as _os
 import sys as _sys
 import types as _types
 from typing import Any, Callable
@@ -531,24 +532,17 @@ from autograph_cli.runtime import composite as _composite  # noqa: E402
 
 SparseTensor = _composite.SparseTensor
 RaggedTensor = _composite.RaggedTensor
-sparse = _types.SimpleNamespace(SparseTensor=SparseTensor, to_dense=_composite.sparse_to_dense,
-                                from_dense=_composite.sparse_from_dense, expand_dims=_composite.sparse_expand_dims,
-                                add=_composite.sparse_add, sparse_dense_matmul=_composite.sparse_dense_matmul,
-                                reduce_sum=_composite.sparse_reduce_sum)
-ragged = _types.SimpleNamespace(constant=_composite.ragged_constant, RaggedTensor=RaggedTensor,
-                                map_flat_values=_composite.ragged_map_flat_values)
-# the reductions and tf.concat accept RaggedTensors (row-wise over axis 1)
-for _kind in ("sum", "mean", "max", "min", "prod"):
-    _fn = _composite.ragged_reduce(_kind, getattr(math, f"reduce_{_kind}"))
-    setattr(math, f"reduce_{_kind}", _fn)
-    globals()[f"reduce_{_kind}"] = _fn
-concat = _composite.ragged_concat(concat)
-for _name in ("cast", "abs", "negative", "square", "sqrt", "exp", "sigmoid", "tanh", "round", "sign"):
-    _fn = _composite.ragged_elementwise(globals()[_name])
-    globals()[_name] = _fn
-    if getattr(math, _name, None) is not None:
-        setattr(math, _name, _fn)
-math.log = _composite.ragged_elementwise(math.log)
+SparseTensorSpec = _composite.SparseTensorSpec
+RaggedTensorSpec = _composite.RaggedTensorSpec
+sparse = _types.SimpleNamespace(SparseTensor=SparseTensor, to_dense=_composite.sparse_to_dense, from_dense=_composite.sparse_from_dense,
+                                expand_dims=_composite.sparse_expand_dims, **_composite.SPARSE)
+ragged = _types.SimpleNamespace(
+    constant=_composite.ragged_constant, RaggedTensor=RaggedTensor,
+    range=_composite.ragged_range, boolean_mask=_composite.ragged_boolean_mask,
+    map_flat_values=_composite.map_flat_values, stack=_composite.ragged_stack,
+    row_splits_to_segment_ids=_composite.row_splits_to_segment_ids,
+    segment_ids_to_row_splits=_composite.segment_ids_to_row_splits,
+)
 dtypes.cast = cast
 strings.split = _composite.string_split
 strings.bytes_split = _composite.bytes_split
@@ -562,6 +556,178 @@ autodiff = _types.SimpleNamespace(ForwardAccumulator=_ForwardAccumulator, Gradie
 
 train = _types.SimpleNamespace(Checkpoint=_checkpoint.Checkpoint, CheckpointManager=_checkpoint.CheckpointManager,
                                latest_checkpoint=_checkpoint.latest_checkpoint)
+
+
+def _install_composite_dispatch():
+    """TensorFlow's dispatch of its ops on composite tensors: tf.math's
+    elementwise ops on a RaggedTensor's flat values (zero-preserving ones on
+    a SparseTensor's values), the reductions, concat and stack of
+    RaggedTensors, sparse * dense. Each facade function is wrapped once; a
+    plain tensor argument costs one type check."""
+    import functools
+    import inspect
+
+    ragged_t, sparse_t = _composite.RaggedTensor, _composite.SparseTensor
+
+    def exact(fn, checked, slow):
+        """A wrapper with fn's own signature (no argument packing: about the
+        cost of one call) sending a call whose first `checked` arguments
+        include a composite to `slow`."""
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            return slow
+        ns: dict = {"_F": fn, "_S": slow, "_C": (ragged_t, sparse_t)}
+        params, call, pos = [], [], []
+        for i, p in enumerate(sig.parameters.values()):
+            d = ""
+            if p.default is not p.empty:
+                ns[f"_d{i}"] = p.default
+                d = f"=_d{i}"
+            if p.kind is p.POSITIONAL_OR_KEYWORD:
+                params.append(p.name + d)
+                call.append(p.name)
+                pos.append(p.name)
+            elif p.kind is p.VAR_POSITIONAL:
+                params.append("*" + p.name)
+                call.append("*" + p.name)
+            elif p.kind is p.KEYWORD_ONLY:
+                if not any(x.startswith("*") for x in params):
+                    params.append("*")
+                params.append(p.name + d)
+                call.append(f"{p.name}={p.name}")
+            elif p.kind is p.VAR_KEYWORD:
+                params.append("**" + p.name)
+                call.append("**" + p.name)
+            else:
+                return slow
+        if len(pos) < checked or {"_F", "_S", "_C"} & set(sig.parameters):
+            return slow
+        cond = " or ".join(f"type({n}) in _C" for n in pos[:checked])
+        args = ", ".join(call)
+        src = f"def {fn.__name__}({', '.join(params)}):\n    if {cond}:\n        return _S({args})\n" \
+              f"    return _F({args})\n"
+        # a file name inside the package (error locations skip the frame) with no source (tf.function of it
+        # runs it as it is, as it does the op it calls)
+        exec(compile(src, _os.path.join(_os.path.dirname(__file__), "<composite dispatch>"), "exec"), ns)
+        return functools.update_wrapper(ns[fn.__name__], fn)
+
+    def unary(fn, sparse_ok):
+        @functools.wraps(fn)
+        def f(*args, **kwargs):
+            if args:
+                t = type(args[0])
+                if t is ragged_t:
+                    return _composite.ragged_unary(fn, *args, **kwargs)
+                if t is sparse_t and sparse_ok:
+                    return args[0].with_values(fn(args[0].values, *args[1:], **kwargs))
+            return fn(*args, **kwargs)
+        return exact(fn, 1, f)
+
+    def binary(fn, sparse_fn=None):
+        @functools.wraps(fn)
+        def f(*args, **kwargs):
+            if len(args) >= 2:
+                tx, ty = type(args[0]), type(args[1])
+                if tx is ragged_t or ty is ragged_t:
+                    rest = args[2:]
+                    return _composite.ragged_binary(lambda u, v: fn(u, v, *rest, **kwargs), args[0], args[1])
+                if sparse_fn is not None and (tx is sparse_t or ty is sparse_t):
+                    return sparse_fn(args[0], args[1])
+            return fn(*args, **kwargs)
+        return exact(fn, 2, f)
+
+    def reduce(fn, kind):
+        @functools.wraps(fn)
+        def f(*args, **kwargs):
+            if args and type(args[0]) is ragged_t:
+                names = ("axis", "keepdims")
+                kw = {k: v for k, v in kwargs.items() if k in names}
+                kw.update(zip(names, args[1:3]))
+                return _composite.ragged_reduce(kind, args[0], kw.get("axis"),
+                                                _builtins.bool(kw.get("keepdims", False)))
+            return fn(*args, **kwargs)
+        return exact(fn, 1, f)
+
+    def joined(fn, ragged_fn, what, elementwise=None):
+        @functools.wraps(fn)
+        def f(values, *args, **kwargs):
+            if isinstance(values, (list, tuple)):
+                kinds = {type(v) for v in values}
+                if ragged_t in kinds and elementwise is not None:  # tf.strings.join: value by value
+                    return _composite.map_flat_values(elementwise, list(values), *args, **kwargs)
+                if ragged_t in kinds:
+                    axis = args[0] if args else kwargs.get("axis", 0)
+                    return ragged_fn(values, axis=axis)
+                if sparse_t in kinds:
+                    raise TypeError(f"tf.{what} of SparseTensors: use tf.sparse.{what}"
+                                    if what == "concat" else f"tf.{what} of SparseTensors is not supported")
+            return fn(values, *args, **kwargs)
+        return f
+
+    def sparse_mul(x, y):
+        return x * y if type(x) is sparse_t else y.__rmul__(x)
+
+    def sparse_div(x, y):
+        if type(x) is not sparse_t:
+            raise TypeError("a tensor divided by a SparseTensor is not supported")
+        return x / y
+
+    zero_preserving = {"abs", "negative", "sign", "square", "sqrt", "tanh", "sin", "tan", "asin", "atan", "sinh",
+                       "floor", "ceil", "round", "expm1", "log1p", "relu", "erf", "cast", "identity"}
+    unary_names = zero_preserving | {
+        "rsqrt", "exp", "log", "sigmoid", "cos", "acos", "cosh", "reciprocal", "logical_not", "softplus",
+        "is_nan", "is_inf", "is_finite", "ones_like", "zeros_like", "log_sigmoid", "elu", "selu", "relu6",
+        "gelu", "silu", "swish", "softsign", "leaky_relu", "length", "upper", "lower", "strip", "to_number",
+        "regex_replace", "regex_full_match", "substr", "as_string", "invert"}
+    binary_names = {"add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod", "pow",
+                    "maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+                    "logical_and", "logical_or", "logical_xor", "squared_difference", "divide_no_nan",
+                    "multiply_no_nan", "atan2"}
+    sparse_binary = {"multiply": sparse_mul, "divide": sparse_div, "truediv": sparse_div,
+                     "add": _composite.sparse_add}
+    reduce_names = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
+                    "reduce_prod": "prod", "reduce_any": "any", "reduce_all": "all"}
+    def on_ragged(fn, ragged_fn, checked):
+        def f(*args, **kwargs):
+            if any(type(a) is ragged_t for a in args[:checked]):
+                return ragged_fn(*args, **kwargs)
+            return fn(*args, **kwargs)
+        return exact(fn, checked, f)
+
+    ragged_first = {"gather": _composite.ragged_gather, "expand_dims": _composite.ragged_expand_dims,
+                    "size": _composite.ragged_size, "boolean_mask": lambda t, m, axis=None, name=None:
+                    _composite.ragged_boolean_mask(t, m)}
+    here = globals()
+    spaces = [here, vars(math), vars(nn), vars(strings), vars(dtypes)]
+    wrapped: dict = {}
+    for space in spaces:
+        for key, fn in list(space.items()):
+            if not callable(fn) or key.startswith("_") or isinstance(fn, type):
+                continue
+            new = wrapped.get(id(fn))
+            if new is None:
+                if key in reduce_names:
+                    new = reduce(fn, reduce_names[key])
+                elif key in binary_names:
+                    new = binary(fn, sparse_binary.get(key))
+                elif key in unary_names:
+                    new = unary(fn, key in zero_preserving)
+                elif key == "concat":
+                    new = joined(fn, _composite.ragged_concat, "concat")
+                elif key == "stack":
+                    new = joined(fn, _composite.ragged_stack, "stack")
+                elif key == "join" and space is vars(strings):
+                    new = joined(fn, lambda values, axis: None, "join", fn)
+                elif key in ragged_first:
+                    new = on_ragged(fn, ragged_first[key], 2 if key == "boolean_mask" else 1)
+                else:
+                    continue
+                wrapped[id(fn)] = new
+            space[key] = new
+
+
+_install_composite_dispatch()
 
 
 def _publish_namespaces():
@@ -661,7 +827,7 @@ compat.v1.__class__ = _CompatV1
 
 # The public names: TensorFlow's, as this facade provides them (tests/test_public_api.py pins them).
 __all__ = [
-    "DType", "GradientTape", "Module", "RaggedTensor", "SparseTensor", "Tensor", "TensorArray", "TensorShape",
+    "DType", "GradientTape", "Module", "RaggedTensor", "RaggedTensorSpec", "SparseTensor", "SparseTensorSpec", "Tensor", "TensorArray", "TensorShape",
     "TensorSpec", "UnconnectedGradients", "Variable", "abs", "add", "add_n", "argmax", "argmin", "argsort",
     "as_dtype", "autodiff", "autograph", "bool", "boolean_mask", "broadcast_dynamic_shape", "broadcast_static_shape",
     "broadcast_to", "cast", "clip_by_global_norm", "clip_by_norm",

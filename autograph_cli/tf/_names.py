@@ -156,7 +156,7 @@ def _load_engines() -> dict:
     return engines
 
 
-_FAMILIES = "autograph_cli.runtime.ops"
+_FAMILIES = ("autograph_cli.runtime.ops", "autograph_cli.runtime.composite", "autograph_cli.runtime.ragged")
 
 
 def ops_of(fn) -> set:
