@@ -14,6 +14,7 @@ import numpy as np
 
 from . import dtypes as dt
 from . import ops
+from .context import ctx
 from .ops import array as oa
 from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, Tensor, convert_to_tensor
@@ -95,6 +96,7 @@ class RaggedTensor:
             raise ValueError(f"row_splits must be a vector, got shape {self.row_splits.shape}")
         if not isinstance(self.values, RaggedTensor) and self.values.shape.rank == 0:
             raise ValueError("a RaggedTensor's values must have rank >= 1, got a scalar")
+        self._rowids = None  # value_rowids(), once computed (where it can be used: _usable)
 
     # constructors ------------------------------------------------------------
     @classmethod
@@ -276,7 +278,10 @@ class RaggedTensor:
         return self.row_splits[1:]
 
     def value_rowids(self, name=None):
-        return _rowids(self.row_splits, _nrows(self.values))
+        ids = self._rowids
+        if ids is None or not _usable(ids):
+            ids = self._rowids = _rowids(self.row_splits, _nrows(self.values))
+        return ids
 
     def nested_row_lengths(self, name=None):
         out = [self.row_lengths()]
@@ -308,12 +313,16 @@ class RaggedTensor:
         return out if axis is None else out[axis]
 
     def with_values(self, new_values):
-        return RaggedTensor(new_values, self.row_splits)
+        return self._same_rows(RaggedTensor(new_values, self.row_splits))
 
     def with_flat_values(self, new_values):
         if isinstance(self.values, RaggedTensor):
-            return RaggedTensor(self.values.with_flat_values(new_values), self.row_splits)
-        return RaggedTensor(new_values, self.row_splits)
+            return self._same_rows(RaggedTensor(self.values.with_flat_values(new_values), self.row_splits))
+        return self._same_rows(RaggedTensor(new_values, self.row_splits))
+
+    def _same_rows(self, out):
+        out._rowids = self._rowids  # the same row partition
+        return out
 
     def with_row_splits_dtype(self, dtype):
         return self
@@ -323,7 +332,7 @@ class RaggedTensor:
         inner = self.values.to_tensor(default_value) if isinstance(self.values, RaggedTensor) else self.values
         splits = self.row_splits
         nvals = ops.shape(inner, out_type=_I64)[0]
-        rowids = _rowids(splits, nvals)
+        rowids = self.value_rowids()
         lengths = splits[1:] - splits[:-1]
         width = ops.reduce_max(ops.concat([lengths, ops.zeros([1], _I64)], 0))
         cols = ops.range(nvals, dtype=_I64) - ops.gather(splits, rowids)
@@ -515,6 +524,15 @@ class RaggedTensor:
             return f"tf.RaggedTensor(values={self.values!r}, row_splits={self.row_splits!r})"
 
     __str__ = __repr__
+
+
+def _usable(t):
+    """Can a tensor computed earlier be used where ops are built now (an
+    eager one anywhere; a graph one in its block and the blocks inside it)?"""
+    if isinstance(t, EagerTensor):
+        return True
+    g = ctx.graph
+    return g is not None and t.block.graph is g and t.block.encloses(g.block)
 
 
 def _slice_values(v, a, b):
