@@ -414,3 +414,54 @@ def test_guide_idioms_bigrams_sparse_round_trip_and_loops():
     assert got[1].to_list() == [[[1, 2]], [], [[4]]]
     assert got[2].to_list() == [[[2, 4], [6]], [], [[8]]]
 
+
+
+def test_guide_shapes_broadcasting_merge_dims_and_integer_means():
+    x = tf.ragged.constant([[[1, 2], [3, 4], [5, 6]], [[7, 8]]], ragged_rank=1)
+    assert (x + tf.constant([[10]])).to_list() == [[[11, 12], [13, 14], [15, 16]], [[17, 18]]]
+    deep = tf.ragged.constant([[[[1], [2]], [], [[3]]], [[[5]]]], ragged_rank=2)
+    assert (deep + tf.constant([10, 20])).to_list() == [[[[11, 21], [12, 22]], [], [[13, 23]]], [[[15, 25]]]]
+    n = tf.ragged.constant([[[1, 2], [3]], [], [[4]]])
+    assert n.merge_dims(1, 2).to_list() == [[1, 2, 3], [], [4]]
+    assert n.merge_dims(0, 1).to_list() == [[1, 2], [3], [4]]
+    assert n.merge_dims(0, -1).numpy().tolist() == [1, 2, 3, 4]
+    assert x.merge_dims(1, 2).to_list() == [[1, 2, 3, 4, 5, 6], [7, 8]]
+    means = tf.reduce_mean(tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2]]), axis=1)
+    assert means.dtype == tf.float64
+    np.testing.assert_allclose(means.numpy(), [2.25, np.nan, 16 / 3])
+    words = tf.ragged.constant([["Hi"], ["Welcome", "to", "the", "fair"]])
+    padded = words.to_tensor(default_value="", shape=[None, 5])
+    assert padded.numpy().tolist() == [[b"Hi", b"", b"", b"", b""], [b"Welcome", b"to", b"the", b"fair", b""]]
+    assert tf.ragged.constant([[1, 2, 3], [4]]).to_tensor(shape=[1, 2]).numpy().tolist() == [[1, 2]]
+    assert tf.concat([tf.ragged.constant([[1], []]), [[5, 3]]], axis=0).to_list() == [[1], [], [5, 3]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"index \[7, 0\].*out of bounds"):
+        tf.sparse.add(_a(), tf.SparseTensor([[7, 0]], [1.0], SHAPE))
+
+
+def test_map_fn_over_ragged_rows():
+    rt = tf.ragged.constant(ROWS)
+    for got in _both(lambda r: tf.map_fn(tf.reduce_sum, r, fn_output_signature=tf.float32), rt,
+                     signature=RAGGED_SIG):
+        np.testing.assert_allclose(got.numpy(), [sum(r) for r in ROWS])
+    with pytest.raises(NotImplementedError, match="ragged results"):
+        tf.map_fn(lambda r: r * 2, rt)
+
+
+def test_saved_model_with_composite_arguments_and_results(tmp_path):
+    class M(tf.Module):
+        @tf.function(input_signature=RAGGED_SIG)
+        def sums(self, r):
+            return tf.reduce_sum(r, axis=1), r * 2.0
+
+        @tf.function
+        def twice(self, s):
+            return tf.sparse.add(s, s)
+
+    m = M()
+    m.twice(_a())
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    sums, doubled = loaded.sums(tf.ragged.constant(ROWS))
+    np.testing.assert_allclose(sums.numpy(), [sum(r) for r in ROWS])
+    assert doubled.to_list() == [[2 * x for x in r] for r in ROWS]
+    np.testing.assert_array_equal(tf.sparse.to_dense(loaded.twice(_a())).numpy(), 2 * _np_dense(A_IDX, A_VAL, SHAPE))

@@ -28,7 +28,8 @@ from .ops.strings import pieces, split_parts
 from .ragged import (RaggedTensor, RaggedTensorSpec, map_flat_values, ragged_boolean_mask, ragged_concat,
                      ragged_constant, ragged_range, ragged_reduce, ragged_stack, row_splits_to_segment_ids,
                      segment_ids_to_row_splits, ragged_binary, ragged_unary, ragged_expand_dims, ragged_gather,
-                     ragged_size)
+                     ragged_map_fn, ragged_size)
+from .errors import InvalidArgumentError
 from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, Tensor, convert_to_tensor
 
@@ -36,7 +37,7 @@ __all__ = ["SparseTensor", "SparseTensorSpec", "RaggedTensor", "RaggedTensorSpec
            "sparse_from_dense", "sparse_expand_dims", "ragged_constant", "ragged_range", "ragged_boolean_mask",
            "map_flat_values", "ragged_stack", "ragged_concat", "ragged_reduce", "ragged_binary", "ragged_unary",
            "row_splits_to_segment_ids", "segment_ids_to_row_splits", "SPARSE", "is_composite", "ragged_expand_dims",
-           "ragged_gather", "ragged_size", "bytes_split", "unicode_split", "unicode_decode"]
+           "ragged_gather", "ragged_size", "ragged_map_fn", "bytes_split", "unicode_split", "unicode_decode"]
 
 _I64 = dt.int64
 
@@ -204,7 +205,20 @@ def _strides(dense_shape):
 
 
 def _linear(indices, dense_shape):
+    _check_bounds(indices, dense_shape)
     return ops.reduce_sum(indices * _strides(dense_shape), axis=1)
+
+
+def _check_bounds(indices, dense_shape):
+    """Eagerly, an index outside dense_shape is TensorFlow's InvalidArgumentError
+    (row-major positions would wrap around silently)."""
+    if isinstance(indices, EagerTensor) and isinstance(dense_shape, EagerTensor):
+        idx, shape = np.asarray(indices._value), np.asarray(dense_shape._value)
+        bad = (idx < 0) | (idx >= shape)
+        if idx.size and bad.any():
+            i = int(np.argwhere(bad.any(axis=1))[0][0])
+            raise InvalidArgumentError(None, None, f"SparseTensor index {idx[i].tolist()} (entry {i}) is out of "
+                                                   f"bounds for dense_shape {shape.tolist()}")
 
 
 def _unravel(lin, dense_shape):

@@ -22,7 +22,7 @@ from .tensor import EagerTensor, Tensor, convert_to_tensor
 __all__ = ["RaggedTensor", "RaggedTensorSpec", "ragged_constant", "ragged_range", "ragged_boolean_mask",
            "map_flat_values", "ragged_stack", "row_splits_to_segment_ids", "segment_ids_to_row_splits",
            "ragged_concat", "ragged_reduce", "ragged_binary", "ragged_unary", "ragged_expand_dims", "ragged_gather",
-           "ragged_size"]
+           "ragged_size", "ragged_map_fn"]
 
 _I64 = dt.int64
 
@@ -327,17 +327,74 @@ class RaggedTensor:
     def with_row_splits_dtype(self, dtype):
         return self
 
+    def merge_dims(self, outer_axis, inner_axis):
+        """The dimensions outer_axis..inner_axis merged into one."""
+        rank = self.shape.rank
+        if rank is None:
+            raise ValueError("RaggedTensor.merge_dims needs the rank known")
+        outer = outer_axis + rank if outer_axis < 0 else outer_axis
+        inner = inner_axis + rank if inner_axis < 0 else inner_axis
+        if not 0 <= outer <= inner < rank:
+            raise ValueError(f"RaggedTensor.merge_dims: bad axes {outer_axis}, {inner_axis} for rank {rank}")
+        if outer == inner:
+            return self
+        if outer > 0:
+            if outer > self.ragged_rank:
+                fv = self.flat_values
+                a, b = outer - self.ragged_rank, inner - self.ragged_rank
+                shp = ops.shape(fv, out_type=_I64)
+                merged = ops.reshape(fv, ops.concat([shp[:a], ops.reshape(ops.reduce_prod(shp[a:b + 1]), [1]),
+                                                     shp[b + 1:]], 0))
+                return self.with_flat_values(merged)
+            if outer > 1:
+                return self.with_values(self.values.merge_dims(outer - 1, inner - 1))
+            if isinstance(self.values, RaggedTensor):
+                if inner > self.ragged_rank:
+                    raise NotImplementedError("RaggedTensor.merge_dims: merging ragged and uniform dimensions "
+                                              "below the first ragged one is not supported")
+                splits, cur = self.row_splits, self.values
+                for _ in range(inner - 1):  # the row partitions composed
+                    splits = ops.gather(cur.row_splits, splits)
+                    cur = cur.values
+                return RaggedTensor(cur, splits)
+            # the ragged dimension 1 merged with inner uniform ones: each row's values flattened
+            fv = self.values
+            shp = ops.shape(fv, out_type=_I64)
+            per = ops.reduce_prod(shp[1:inner])
+            merged = ops.reshape(fv, ops.concat([ops.constant([-1], _I64), shp[inner:]], 0))
+            return RaggedTensor(merged, self.row_splits * per)
+        out = self.values
+        for _ in range(inner - 1):
+            if isinstance(out, RaggedTensor):
+                out = out.values
+            else:
+                shp = ops.shape(out, out_type=_I64)
+                out = ops.reshape(out, ops.concat([ops.constant([-1], _I64), shp[2:]], 0))
+        return out
+
     # conversions -----------------------------------------------------------------
     def to_tensor(self, default_value=None, name=None, shape=None):
-        inner = self.values.to_tensor(default_value) if isinstance(self.values, RaggedTensor) else self.values
+        dims = None
+        if shape is not None:
+            dims = list(TensorShape(shape).dims) if not isinstance(shape, TensorShape) else list(shape.dims)
+        inner = self.values.to_tensor(default_value, shape=None if dims is None else [None, *dims[2:]]) \
+            if isinstance(self.values, RaggedTensor) else self.values
         splits = self.row_splits
         nvals = ops.shape(inner, out_type=_I64)[0]
         rowids = self.value_rowids()
         lengths = splits[1:] - splits[:-1]
+        nrows = self.nrows()
         width = ops.reduce_max(ops.concat([lengths, ops.zeros([1], _I64)], 0))
         cols = ops.range(nvals, dtype=_I64) - ops.gather(splits, rowids)
         idx = ops.stack([rowids, cols], 1)
-        out_shape = ops.concat([ops.stack([self.nrows(), width]), ops.shape(inner, out_type=_I64)[1:]], 0)
+        if dims is not None and (dims[0] is not None or dims[1] is not None):
+            # a given row count or width: the values outside it are left out
+            nrows = nrows if dims[0] is None else ops.constant(dims[0], _I64)
+            width = width if dims[1] is None else ops.constant(dims[1], _I64)
+            keep = ops.logical_and(rowids < nrows, cols < width)
+            idx, inner = oa.boolean_mask(idx, keep), oa.boolean_mask(inner, keep)
+            nvals = ops.shape(inner, out_type=_I64)[0]
+        out_shape = ops.concat([ops.stack([nrows, width]), ops.shape(inner, out_type=_I64)[1:]], 0)
         if default_value is None and inner.dtype is dt.string:
             default_value = b""
         if default_value is None:
@@ -350,8 +407,11 @@ class RaggedTensor:
             where = oa.scatter_nd(idx, ops.range(nvals, dtype=_I64) + 1, out_shape[:2]) - 1
             where = ops.where(where < 0, ops.zeros_like(where) + nvals, where)
             dense = ops.gather(ops.concat([inner, pad], 0), where)
-        if shape is not None:
-            dense = _fit_to_shape(dense, shape, default_value)
+        if dims is not None:
+            if not isinstance(self.values, RaggedTensor) and any(d is not None for d in dims[2:]):
+                dense = _fit_to_shape(dense, dims, default_value)
+            if all(d is not None for d in dims):
+                dense = ops.ensure_shape(dense, dims)
         return dense
 
     def to_list(self):
@@ -642,8 +702,12 @@ def ragged_binary(fn, x, y):
         raise ValueError("an operand of unknown rank next to a RaggedTensor")
     drank = d.shape.rank if isinstance(d, Tensor) else 0
     inner_rank = (flat.shape.rank - 1) if flat.shape.rank is not None else None
+    extra = drank - inner_rank if inner_rank is not None else None
     if inner_rank is not None and drank <= inner_rank:
         g = d
+    elif extra is not None and r.shape.rank is not None and drank <= r.shape.rank and all(
+            x == 1 for x in d.shape.dims[:extra]):
+        g = ops.reshape(d, d.shape.dims[extra:])  # size-1 dimensions over the outer and ragged ones
     elif r.ragged_rank == 1 and r.shape.rank is not None and drank == r.shape.rank and d.shape.dims[1] == 1:
         d2 = d[:, 0]
         g = d2 if d.shape.dims[0] == 1 else ops.gather(d2, r.value_rowids())
@@ -683,10 +747,9 @@ def _segment_reduce(kind, values, ids, num):
         count = oa.unsorted_segment_sum(ops.ones_like(ids), ids, num)
         shp = ops.concat([ops.shape(count, out_type=_I64), ops.ones(ops.reshape(ops.rank(total) - 1, [1]), _I64)], 0)
         count = ops.reshape(ops.cast(count, total.dtype), shp)
-        if not total.dtype.is_floating:
-            return ops.floordiv(total, ops.maximum(count, 1))
-        # an empty row's mean is NaN, as TensorFlow's (without numpy's 0/0 warning)
-        mean = total / ops.maximum(count, 1)
+        # as TensorFlow's: sum / count (an integer mean is float64), an empty row's mean NaN (here without
+        # numpy's 0/0 warning)
+        mean = ops.truediv(total, ops.maximum(count, 1))
         return ops.where(count > 0, mean, ops.zeros_like(mean) + float("nan"))
     if kind in ("any", "all"):
         iv = ops.cast(values, dt.int32)
@@ -763,7 +826,7 @@ def _concat_rows(rts):
 
 def ragged_concat(values, axis=0):
     """tf.concat with RaggedTensors among `values`."""
-    values = list(values)
+    values = [v if isinstance(v, (RaggedTensor, Tensor)) else convert_to_tensor(v) for v in values]
     ranks = [v.shape.rank for v in values]
     rank = next((r for r in ranks if r is not None), None)
     if axis < 0:
@@ -834,6 +897,18 @@ def ragged_gather(params, indices, axis=0, batch_dims=0, name=None):
     return params._gather_rows(idx)
 
 
+def ragged_map_fn(map_fn, fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
+                  infer_shape=True, name=None, fn_output_signature=None):
+    """tf.map_fn over a RaggedTensor's rows (results of one shape: a dtype or
+    tf.TensorSpec as fn_output_signature)."""
+    sig = fn_output_signature if fn_output_signature is not None else dtype
+    if sig is None or isinstance(sig, RaggedTensorSpec):
+        raise NotImplementedError("tf.map_fn over a RaggedTensor with ragged results is not supported: give "
+                                  "fn_output_signature (a dtype or tf.TensorSpec) for results of one shape, or use "
+                                  "tf.ragged.map_flat_values")
+    return map_fn(lambda i: fn(elems.row(i)), ops.range(elems.nrows(), dtype=_I64), fn_output_signature=sig)
+
+
 def ragged_size(rt, out_type=dt.int32, name=None):
     """tf.size of a RaggedTensor: its number of values."""
     return ops.size(rt.flat_values, out_type=out_type)
@@ -842,7 +917,7 @@ def ragged_size(rt, out_type=dt.int32, name=None):
 def ragged_stack(values, axis=0, name=None):
     """tf.stack / tf.ragged.stack: values (tensors or RaggedTensors) of one
     rank stacked along a new axis 0 or 1."""
-    values = list(values)
+    values = [v if isinstance(v, (RaggedTensor, Tensor)) else convert_to_tensor(v) for v in values]
     if not any(isinstance(v, RaggedTensor) for v in values):
         values = [RaggedTensor.from_tensor(convert_to_tensor(v)) if convert_to_tensor(v).shape.rank != 1
                   else convert_to_tensor(v) for v in values]

@@ -104,6 +104,17 @@ class _GraphBuilder:
     def spec(self, s):
         return dt.as_dtype(s["dtype"]), TensorShape(s["shape"])
 
+    def composite(self, s, part):
+        """A RaggedTensor or SparseTensor rebuilt from its saved components."""
+        from autograph_cli.runtime.composite import RaggedTensor, SparseTensor
+
+        kinds = {"RaggedTensor": (RaggedTensor, 2), "SparseTensor": (SparseTensor, 3)}
+        kind = kinds.get(s["$composite"])
+        parts = s.get("parts")
+        if kind is None or not isinstance(parts, list) or len(parts) != kind[1]:
+            raise self.bad(f"malformed composite tensor {s!r}")
+        return kind[0](*[part(x) for x in parts])
+
     def const(self, value, d, shape, what):
         if isinstance(value, (np.ndarray, np.generic)) or not isinstance(value, (bytes, str)):
             vshape = np.shape(value)
@@ -212,6 +223,8 @@ class _GraphBuilder:
                 return [struct(x) for x in s["$list"]]
             if isinstance(s, dict) and "$tuple" in s:
                 return tuple(struct(x) for x in s["$tuple"])
+            if isinstance(s, dict) and "$composite" in s:
+                return self.composite(s, struct)
             raise self.bad(f"malformed output structure {s!r}")
 
         structured = struct(data["structured_outputs"])
@@ -220,6 +233,8 @@ class _GraphBuilder:
         def arg(a):
             if isinstance(a, dict) and "$ph" in a:
                 return g.inputs[a["$ph"]]
+            if isinstance(a, dict) and "$composite" in a:
+                return self.composite(a, arg)
             if isinstance(a, dict) and any(k in a for k in ("$list", "$tuple", "$dict")) and _contains_ph(a):
                 if "$dict" in a:
                     return {self.decode(k): arg(x) for k, x in a["$dict"]}

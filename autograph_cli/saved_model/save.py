@@ -171,6 +171,8 @@ def _serialize_cf(cf, fname, owner, w):
             return {"$out": next(seq) if i is None else i}
         if isinstance(s, dict):
             return {"$dict": [[k, struct(x)] for k, x in s.items()]}
+        if hasattr(s, "_tf_spec"):  # a RaggedTensor or SparseTensor: its components
+            return {"$composite": type(s).__name__, "parts": [struct(x) for x in s._tf_components()]}
         if isinstance(s, list):
             return {"$list": [struct(x) for x in s]}
         if isinstance(s, tuple):
@@ -184,6 +186,8 @@ def _serialize_cf(cf, fname, owner, w):
     def arg(a, pname):
         if isinstance(a, SymbolicTensor):
             return {"$ph": ph_index[id(a)]}
+        if hasattr(a, "_tf_spec"):  # a RaggedTensor or SparseTensor argument: its components
+            return {"$composite": type(a).__name__, "parts": [arg(x, pname) for x in a._tf_components()]}
         if isinstance(a, (list, tuple, dict)) and _has_placeholder(a):
             if isinstance(a, dict):
                 return {"$dict": [[k, arg(x, pname)] for k, x in a.items()]}
@@ -352,7 +356,7 @@ def _default_signatures(obj):
         return dict(restored)  # re-saving a loaded object keeps its signatures
     if isinstance(obj, (Function, _BoundFunction)):
         fn = obj if isinstance(obj, Function) else obj._function
-        return {DEFAULT_SIGNATURE: obj} if fn.input_signature is not None else {}
+        return {DEFAULT_SIGNATURE: obj} if _tensor_signature(fn) else {}
     found = []
     for name in sorted(set(vars(obj)) | set(dir(type(obj)))):
         try:
@@ -360,9 +364,17 @@ def _default_signatures(obj):
         except Exception:  # noqa: BLE001 - a property that fails is not a function
             continue
         fn = v._function if isinstance(v, _BoundFunction) else v
-        if isinstance(fn, Function) and fn.input_signature is not None:
+        if isinstance(fn, Function) and _tensor_signature(fn):
             found.append(v)
     return {DEFAULT_SIGNATURE: found[0]} if len(found) == 1 else {}
+
+
+def _tensor_signature(fn):
+    """An input_signature of tensors only (a signature function's inputs; a
+    RaggedTensorSpec or SparseTensorSpec argument makes none)."""
+    sig = fn.input_signature
+    return sig is not None and not any(hasattr(s, "_tf_value_type")
+                                       for s in nest.flatten(list(sig), expand_composites=False))
 
 
 def _signature_json(name, cf, owner, w):

@@ -695,7 +695,8 @@ def _install_composite_dispatch():
             return fn(*args, **kwargs)
         return exact(fn, checked, f)
 
-    ragged_first = {"gather": _composite.ragged_gather, "expand_dims": _composite.ragged_expand_dims,
+    ragged_first = {"map_fn": lambda *a, **k: _composite.ragged_map_fn(_of.map_fn, *a, **k),
+                    "gather": _composite.ragged_gather, "expand_dims": _composite.ragged_expand_dims,
                     "size": _composite.ragged_size, "boolean_mask": lambda t, m, axis=None, name=None:
                     _composite.ragged_boolean_mask(t, m)}
     here = globals()
@@ -720,7 +721,7 @@ def _install_composite_dispatch():
                 elif key == "join" and space is vars(strings):
                     new = joined(fn, lambda values, axis: None, "join", fn)
                 elif key in ragged_first:
-                    new = on_ragged(fn, ragged_first[key], 2 if key == "boolean_mask" else 1)
+                    new = on_ragged(fn, ragged_first[key], 2 if key in ("boolean_mask", "map_fn") else 1)
                 else:
                     continue
                 wrapped[id(fn)] = new
