@@ -353,3 +353,36 @@ def test_dot_and_additive_attention_layers_match_numpy():
     f = tf.function(lambda a, b: L.Attention()([a, b]))
     np.testing.assert_allclose(f(q, v).numpy(), _softmax(q @ v.transpose(0, 2, 1)) @ v, atol=1e-5)
     assert L.GlobalAvgPool1D is L.GlobalAveragePooling1D and L.GlobalMaxPool2D is L.GlobalMaxPooling2D
+
+
+def test_default_layer_names_follow_keras():
+    from autograph_cli.tf.keras._impl._layer import _snake
+
+    assert [_snake(n) for n in ("Conv2D", "MaxPooling2D", "SimpleRNN", "LSTMCell", "GRU", "BatchNormalization",
+                                "GlobalAveragePooling1D", "TextVectorization", "Conv2DTranspose", "Dense")] == [
+        "conv2d", "max_pooling2d", "simple_rnn", "lstm_cell", "gru", "batch_normalization",
+        "global_average_pooling1d", "text_vectorization", "conv2d_transpose", "dense"]
+
+
+def test_sequential_feature_extraction_through_layer_outputs():
+    initial = keras.Sequential([keras.Input(shape=(16, 16, 3)), L.Conv2D(4, 5, strides=2, activation="relu"),
+                                L.Conv2D(4, 3, activation="relu", name="my_intermediate_layer"),
+                                L.Conv2D(4, 3, activation="relu")])
+    assert initial.output_shape == (None, 2, 2, 4) and len(initial.inputs) == 1
+    x = _x(2, 16, 16, 3)
+    mid = keras.Model(inputs=initial.inputs, outputs=initial.get_layer(name="my_intermediate_layer").output)
+    every = keras.Model(inputs=initial.inputs, outputs=[layer.output for layer in initial.layers])
+    outs = every(x)
+    assert [tuple(o.shape) for o in outs] == [(2, 6, 6, 4), (2, 4, 4, 4), (2, 2, 2, 4)]
+    h = initial.layers[0](x)
+    np.testing.assert_allclose(outs[0].numpy(), h.numpy(), atol=1e-6)
+    np.testing.assert_allclose(mid(x).numpy(), initial.layers[1](h).numpy(), atol=1e-6)
+    np.testing.assert_allclose(outs[-1].numpy(), initial(x).numpy(), atol=1e-6)
+    with pytest.raises(AttributeError, match="not connected"):
+        L.Dense(2).output
+    shared = L.Dense(2)
+    i = keras.Input(shape=(3,))
+    shared(i), shared(i)
+    with pytest.raises(AttributeError, match="multiple inbound nodes"):
+        shared.output
+    assert keras.Input(shape=(784)).shape.as_list() == [None, 784]

@@ -3,6 +3,7 @@ found through attributes, `training` handed down to nested layers."""
 from __future__ import annotations
 
 import inspect
+import re
 import threading
 import weakref
 
@@ -33,12 +34,10 @@ def unique_name(base):
 
 
 def _snake(name):
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower())):
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
+    """Keras' default layer name for a class name: Conv2D -> conv2d, MaxPooling2D -> max_pooling2d,
+    SimpleRNN -> simple_rnn, LSTMCell -> lstm_cell."""
+    name = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 # The Keras mask of a layer's output (tf.keras keeps it as `tensor._keras_mask`;
@@ -235,7 +234,12 @@ def _symbolic_call(layer, inputs, args, kwargs):
     node[4] = nest.pack_sequence_as(out, [
         KerasTensor(x.shape, x.dtype, name=f"{layer.name}/out{i}" if len(leaves) > 1 else layer.name,
                     history=(node, i)) for i, x in enumerate(leaves)])
+    _inbound_nodes.setdefault(layer, []).append(node)
     return node[4]
+
+
+# layer -> its calls on Keras tensors (what `layer.input` / `layer.output` read)
+_inbound_nodes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _take_regularizers(layer, kwargs, *names):
@@ -274,6 +278,38 @@ class Layer(Module):
             self._batch_input_shape = (None, int(input_dim))
 
     # properties -----------------------------------------------------------------
+    def _single_node(self):
+        nodes = _inbound_nodes.get(self, [])
+        if not nodes:
+            raise AttributeError(f"Layer {self.name} is not connected, no input to return: it has not been called "
+                                 f"on a Keras tensor (tf.keras.Input)")
+        if len(nodes) > 1:
+            raise AttributeError(f"Layer {self.name} has multiple inbound nodes, hence the notion of \"layer output\" "
+                                 f"is ill-defined")
+        return nodes[0]
+
+    @property
+    def output(self):
+        """The Keras tensor this layer produced when called on Keras tensors (functional models)."""
+        if "_keras_user_output" in vars(self):
+            return vars(self)["_keras_user_output"]
+        return self._single_node()[4]
+
+    @output.setter
+    def output(self, value):  # (a subclass may use the name for its own attribute)
+        vars(self)["_keras_user_output"] = value
+
+    @property
+    def input(self):
+        """The Keras tensor(s) this layer was called on in a functional model."""
+        if "_keras_user_input" in vars(self):
+            return vars(self)["_keras_user_input"]
+        return self._single_node()[1]
+
+    @input.setter
+    def input(self, value):
+        vars(self)["_keras_user_input"] = value
+
     @property
     def dtype(self):
         return self._dtype_policy

@@ -81,6 +81,8 @@ class KerasInput(KerasTensor):
 
 
 def Input(shape=None, batch_size=None, dtype=None, name=None, **kwargs):  # noqa: N802
+    if isinstance(shape, int):  # Input(shape=(784)): a 1-D shape
+        shape = (shape,)
     return KerasInput(tuple(shape or ()), batch_size, dtype, name)
 
 

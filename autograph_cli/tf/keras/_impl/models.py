@@ -785,10 +785,12 @@ class Sequential(Model):
         super().__init__(name=name, trainable=trainable)
         self._layers = []
         self._input_shape = None
+        self._keras_untracked_symbolic = []  # [Keras input, each layer's Keras output]: inputs/outputs/layer.output
         for layer in layers or ():
             self.add(layer)
 
     def add(self, layer):
+        keras_input = layer if isinstance(layer, KerasInput) else None
         if isinstance(layer, KerasInput):
             layer = layer._input_layer
         if not isinstance(layer, Layer):
@@ -797,6 +799,8 @@ class Sequential(Model):
             if self._layers:
                 raise ValueError("An InputLayer can only be the first layer of a Sequential model")
             self._input_shape = layer._batch_input_shape
+            if keras_input is not None:
+                self._keras_untracked_symbolic = [keras_input]
             return
         if not self._layers and self._input_shape is None and getattr(layer, "_batch_input_shape", None):
             self._input_shape = layer._batch_input_shape
@@ -804,11 +808,40 @@ class Sequential(Model):
         self.built = False
         if self._input_shape is not None:
             self.build(self._input_shape)
+            self._connect(layer)
+
+    def _connect(self, layer):
+        """Call the new layer on the previous layer's Keras tensor, so that the model has
+        inputs/outputs and each layer an output (as a Sequential with a known input shape has)."""
+        sym = self._keras_untracked_symbolic
+        if not sym:
+            from .layers import Input
+
+            shape = tuple(self._input_shape)
+            sym.append(Input(shape=shape[1:], batch_size=shape[0]))
+        if len(sym) != len(self._layers):
+            return  # (layers added before the input shape was known)
+        try:
+            sym.append(layer(sym[-1]))
+        except Exception:  # noqa: BLE001 - a layer that cannot run symbolically: no functional view
+            self._keras_untracked_symbolic = []
 
     def pop(self):
         layer = self._layers.pop()
         self.built = False
+        if len(self._keras_untracked_symbolic) > len(self._layers) + 1:
+            self._keras_untracked_symbolic.pop()
         return layer
+
+    @property
+    def inputs(self):
+        sym = self._keras_untracked_symbolic
+        return [sym[0]] if sym and len(sym) == len(self._layers) + 1 else None
+
+    @property
+    def outputs(self):
+        sym = self._keras_untracked_symbolic
+        return [sym[-1]] if sym and len(sym) == len(self._layers) + 1 and self._layers else None
 
     @property
     def layers(self):
