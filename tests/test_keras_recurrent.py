@@ -351,3 +351,30 @@ def test_recurrent_errors():
         keras.layers.Bidirectional(keras.layers.LSTM(2), merge_mode="max")
     with pytest.raises(ValueError, match="state_size"):
         keras.layers.RNN(object())
+
+
+def test_stateful_lstm_carries_its_states_across_calls():
+    p1, p2, p3 = _x(4, 3, 5), _x(4, 2, 5), _x(4, 6, 5)
+    layer = keras.layers.LSTM(6, stateful=True)
+    layer(p1)
+    out = layer(p2).numpy()
+    # the same as one call over the two paragraphs joined
+    _, (h, c) = _ref(layer, np.concatenate([p1, p2], 1))
+    np.testing.assert_allclose(out, h, atol=1e-5)
+    np.testing.assert_allclose(layer.states[1].numpy(), c, atol=1e-5)
+    assert layer.weights == layer.cell.weights  # the states are not weights
+    # the guide's state reuse: a new layer starts from another's states
+    fresh = keras.layers.LSTM(6)
+    fresh(p3)
+    fresh.set_weights(layer.get_weights())
+    reused = fresh(p3, initial_state=layer.states).numpy()
+    np.testing.assert_allclose(reused, layer(p3).numpy(), atol=1e-5)
+    layer.reset_states()
+    assert not layer.states[0].numpy().any()
+    np.testing.assert_allclose(layer(p1).numpy(), _ref(layer, p1)[1][0], atol=1e-5)
+    staged = tf.function(lambda v: layer(v))
+    layer.reset_states()
+    staged(p1)
+    np.testing.assert_allclose(staged(p2).numpy(), h, atol=1e-5)
+    with pytest.raises(AttributeError, match="must be stateful"):
+        fresh.reset_states()

@@ -334,8 +334,6 @@ class RNN(Layer):
         if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
             raise ValueError(f"Argument `cell` should have a `call` method and a `state_size` attribute. "
                              f"Received: cell={cell}")
-        if stateful:
-            raise NotImplementedError("RNN(stateful=True) is not supported by this runtime")
         if time_major:
             raise NotImplementedError("RNN(time_major=True) is not supported by this runtime")
         super().__init__(**kwargs)
@@ -343,13 +341,41 @@ class RNN(Layer):
         self.return_sequences = bool(return_sequences)
         self.return_state = bool(return_state)
         self.go_backwards = bool(go_backwards)
-        self.stateful = False
+        self.stateful = bool(stateful)
+        self._keras_untracked_state_vars = None  # stateful: the states kept between calls (non-trainable)
         self.unroll = bool(unroll)
         self.zero_output_for_mask = bool(zero_output_for_mask)
 
     @property
     def states(self):
+        """Stateful: the variables holding the states kept between calls; otherwise [None, ...]."""
+        if self._keras_untracked_state_vars is not None:
+            return list(self._keras_untracked_state_vars)
         return [None] * len(_sizes(self.cell.state_size))
+
+    def _state_variables(self, inputs):
+        if self._keras_untracked_state_vars is None:
+            batch = inputs.shape.dims[0] if inputs.shape.dims is not None else None
+            if batch is None:
+                raise ValueError(f"If a RNN is stateful, it needs to know its batch size ({self.name} received "
+                                 f"inputs of shape {inputs.shape}): give the Input a batch_size, or call it eagerly")
+            self._keras_untracked_state_vars = [
+                self.add_weight(f"state_{i}", (batch, n), dtype=inputs.dtype, initializer="zeros", trainable=False)
+                for i, n in enumerate(_sizes(self.cell.state_size))]
+        return self._keras_untracked_state_vars
+
+    def reset_states(self, states=None):
+        """Stateful: set the kept states to zeros (or to the given values)."""
+        if not self.stateful:
+            raise AttributeError("Layer must be stateful.")
+        if self._keras_untracked_state_vars is None:
+            return
+        values = [None] * len(self._keras_untracked_state_vars) if states is None else _as_list(states)
+        for v, value in zip(self._keras_untracked_state_vars, values):
+            v.assign(ops.zeros(v.shape.as_list(), v.dtype) if value is None else
+                     ops.convert_to_tensor(value, dtype=v.dtype))
+
+    reset_state = reset_states
 
     def build(self, input_shape):
         shape = TensorShape(input_shape)
@@ -377,6 +403,9 @@ class RNN(Layer):
             inputs, initial_state = inputs[0], list(inputs[1:]) or initial_state
         cell = self.cell
         n_states = len(_sizes(cell.state_size))
+        state_vars = self._state_variables(inputs) if self.stateful else None
+        if state_vars is not None and initial_state is None:
+            initial_state = [v._as_tensor() for v in state_vars]
         states = self.get_initial_state(inputs) if initial_state is None else \
             [ops.cast(s, inputs.dtype) if isinstance(s, Tensor) and s.dtype.is_floating and s.dtype != inputs.dtype
              else ops.convert_to_tensor(s, dtype=inputs.dtype) for s in _as_list(initial_state)]
@@ -440,6 +469,9 @@ class RNN(Layer):
             seq = ops.transpose(res[2].stack(), perm[:2] + list(range(2, prev.shape.rank + 1))) \
                 if self.return_sequences else None
         output = seq if self.return_sequences else prev
+        if state_vars is not None:
+            for v, value in zip(state_vars, states):
+                v.assign(value)
         if self.return_state:
             return [output] + list(states)
         return output
