@@ -465,3 +465,15 @@ def test_saved_model_with_composite_arguments_and_results(tmp_path):
     np.testing.assert_allclose(sums.numpy(), [sum(r) for r in ROWS])
     assert doubled.to_list() == [[2 * x for x in r] for r in ROWS]
     np.testing.assert_array_equal(tf.sparse.to_dense(loaded.twice(_a())).numpy(), 2 * _np_dense(A_IDX, A_VAL, SHAPE))
+
+
+def test_gradient_with_respect_to_a_composite_is_a_composite():
+    rt = tf.ragged.constant([[1.0, 2.0], [3.0]])
+    sp = tf.SparseTensor([[0, 1], [1, 0]], [2.0, 5.0], [2, 2])
+    with tf.GradientTape() as tape:
+        tape.watch([rt, sp])
+        y = tf.reduce_sum(rt * rt) + tf.sparse.reduce_sum(sp * 3.0)
+    g_rt, g_sp = tape.gradient(y, [rt, sp])
+    assert isinstance(g_rt, tf.RaggedTensor) and g_rt.to_list() == [[2.0, 4.0], [6.0]]
+    assert isinstance(g_sp, tf.SparseTensor) and g_sp.values.numpy().tolist() == [3.0, 3.0]
+    assert g_sp.indices.numpy().tolist() == [[0, 1], [1, 0]]

@@ -63,6 +63,28 @@ class _Entry:
         self.regions = ()
 
 
+def _pack_gradients(sources, grads):
+    """The gradients in the structure of the sources. A composite source
+    (RaggedTensor, SparseTensor) gets a composite gradient: its values'
+    gradient with its own integer components (row partition, indices), or
+    None when its values are not connected."""
+    leaves = nest.flatten(sources, expand_composites=False)
+    it = iter(grads)
+    out = []
+    for leaf in leaves:
+        if not hasattr(leaf, "_tf_components"):
+            out.append(next(it))
+            continue
+        comps = nest.flatten(leaf)
+        gs = [next(it) for _ in comps]
+        if all(g is None for g, c in zip(gs, comps) if _diff(c.dtype)):
+            out.append(None)
+            continue
+        filled = [c if not _diff(c.dtype) else (g if g is not None else ops.zeros_like(c)) for g, c in zip(gs, comps)]
+        out.append(nest.pack_sequence_as(leaf, filled))
+    return nest.pack_sequence_as(sources, out, expand_composites=False)
+
+
 class GradientTape:
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = persistent
@@ -277,7 +299,7 @@ class GradientTape:
                 self._start()
         if not nest.is_nested(sources):
             return res[0]
-        return nest.pack_sequence_as(sources, res)
+        return _pack_gradients(sources, res)
 
     def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None,
                  experimental_use_pfor=True):
