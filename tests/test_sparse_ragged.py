@@ -477,3 +477,15 @@ def test_gradient_with_respect_to_a_composite_is_a_composite():
     assert isinstance(g_rt, tf.RaggedTensor) and g_rt.to_list() == [[2.0, 4.0], [6.0]]
     assert isinstance(g_sp, tf.SparseTensor) and g_sp.values.numpy().tolist() == [3.0, 3.0]
     assert g_sp.indices.numpy().tolist() == [[0, 1], [1, 0]]
+
+
+def test_tf_shape_and_where_of_ragged_and_numpy_rows():
+    rt = tf.ragged.constant([[1, 2], [], [3]])
+    shape = tf.shape(rt)
+    assert repr(shape) == "<DynamicRaggedShape lengths=[3, (2, 0, 1)] num_row_partitions=1>"
+    assert int(shape[0]) == 3 and shape.rank == 2
+    with pytest.raises(ValueError, match="not uniform"):
+        shape[1]
+    for got in _both(lambda r: tf.where(r > 1, r * 10, r), rt, signature=[tf.RaggedTensorSpec([None, None], tf.int32)]):
+        assert got.to_list() == [[1, 20], [], [30]]
+    assert tf.ragged.constant([np.array([1, 2]), np.array([3])]).to_list() == [[1, 2], [3]]

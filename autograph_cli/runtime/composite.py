@@ -28,7 +28,7 @@ from .ops.strings import pieces, split_parts
 from .ragged import (RaggedTensor, RaggedTensorSpec, map_flat_values, ragged_boolean_mask, ragged_concat,
                      ragged_constant, ragged_range, ragged_reduce, ragged_stack, row_splits_to_segment_ids,
                      segment_ids_to_row_splits, ragged_binary, ragged_unary, ragged_expand_dims, ragged_gather,
-                     ragged_map_fn, ragged_size)
+                     ragged_map_fn, ragged_shape, ragged_size, ragged_where)
 from .errors import InvalidArgumentError
 from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, Tensor, convert_to_tensor
@@ -37,7 +37,8 @@ __all__ = ["SparseTensor", "SparseTensorSpec", "RaggedTensor", "RaggedTensorSpec
            "sparse_from_dense", "sparse_expand_dims", "ragged_constant", "ragged_range", "ragged_boolean_mask",
            "map_flat_values", "ragged_stack", "ragged_concat", "ragged_reduce", "ragged_binary", "ragged_unary",
            "row_splits_to_segment_ids", "segment_ids_to_row_splits", "SPARSE", "is_composite", "ragged_expand_dims",
-           "ragged_gather", "ragged_size", "ragged_map_fn", "bytes_split", "unicode_split", "unicode_decode"]
+           "ragged_gather", "ragged_size", "ragged_map_fn", "ragged_shape", "ragged_where", "bytes_split",
+           "unicode_split", "unicode_decode"]
 
 _I64 = dt.int64
 

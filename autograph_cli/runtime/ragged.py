@@ -22,7 +22,8 @@ from .tensor import EagerTensor, Tensor, convert_to_tensor
 __all__ = ["RaggedTensor", "RaggedTensorSpec", "ragged_constant", "ragged_range", "ragged_boolean_mask",
            "map_flat_values", "ragged_stack", "row_splits_to_segment_ids", "segment_ids_to_row_splits",
            "ragged_concat", "ragged_reduce", "ragged_binary", "ragged_unary", "ragged_expand_dims", "ragged_gather",
-           "ragged_size", "ragged_map_fn"]
+           "ragged_size", "ragged_map_fn", "ragged_shape", "DynamicRaggedShape",
+           "ragged_where"]
 
 _I64 = dt.int64
 
@@ -909,6 +910,88 @@ def ragged_map_fn(map_fn, fn, elems, dtype=None, parallel_iterations=None, back_
     return map_fn(lambda i: fn(elems.row(i)), ops.range(elems.nrows(), dtype=_I64), fn_output_signature=sig)
 
 
+class DynamicRaggedShape:
+    """tf.shape of a RaggedTensor (TensorFlow's DynamicRaggedShape): the row
+    count, each ragged dimension's row lengths and the inner dimensions."""
+
+    def __init__(self, rt, out_type=_I64):
+        self._rt = rt
+        self.dtype = out_type
+
+    @property
+    def rank(self):
+        return self._rt.shape.rank
+
+    @property
+    def num_row_partitions(self):
+        return self._rt.ragged_rank
+
+    @property
+    def inner_shape(self):
+        flat = self._rt.flat_values
+        out = ops.concat([ops.reshape(ops.shape(flat, out_type=_I64)[0], [1]), ops.shape(flat, out_type=_I64)[1:]], 0)
+        return out if self.dtype is _I64 else ops.cast(out, self.dtype)
+
+    def _cast(self, t):
+        return t if self.dtype is _I64 else ops.cast(t, self.dtype)
+
+    def __getitem__(self, i):
+        rank = self.rank
+        if not isinstance(i, (int, np.integer)):
+            raise TypeError("DynamicRaggedShape supports an integer index")
+        if rank is not None and i < 0:
+            i += rank
+        if i == 0:
+            return self._cast(self._rt.nrows())
+        k = self._rt.ragged_rank
+        if 1 <= i <= k:
+            raise ValueError(f"Index {i} is not uniform")
+        return self._cast(ops.shape(self._rt.flat_values, out_type=_I64)[i - k])
+
+    def static_lengths(self):
+        """The lengths as Python values (eager): ints for uniform dimensions,
+        tuples of row lengths for ragged ones."""
+        rt = self._rt
+        out = [int(rt.nrows())]
+        v = rt
+        while isinstance(v, RaggedTensor):
+            out.append(tuple(int(x) for x in np.asarray(v.row_lengths().numpy())))
+            v = v.values
+        out.extend(int(d) for d in np.shape(v.numpy())[1:])
+        return out
+
+    def __repr__(self):
+        try:
+            lengths = self.static_lengths()
+        except Exception:  # noqa: BLE001 - symbolic: no values to show
+            return f"<DynamicRaggedShape rank={self.rank} num_row_partitions={self.num_row_partitions}>"
+        return f"<DynamicRaggedShape lengths={lengths} num_row_partitions={self.num_row_partitions}>"
+
+
+def ragged_shape(rt, out_type=dt.int32, name=None):
+    """tf.shape of a RaggedTensor: a DynamicRaggedShape."""
+    return DynamicRaggedShape(rt, dt.as_dtype(out_type))
+
+
+def ragged_where(condition, x=None, y=None, name=None):
+    """tf.where with RaggedTensors: elementwise selection between values of
+    one row partition (or scalars)."""
+    if x is None or y is None:
+        raise NotImplementedError("tf.where(condition) of a RaggedTensor (its coordinates) is not supported")
+    r = next(v for v in (condition, x, y) if isinstance(v, RaggedTensor))
+    parts = []
+    for v in (condition, x, y):
+        if isinstance(v, RaggedTensor):
+            _check_same_splits(r, v)
+            parts.append(v.flat_values)
+        else:
+            t = convert_to_tensor(v, dtype_hint=r.dtype if v is not condition else dt.bool)
+            if t.shape.rank != 0:
+                raise ValueError("tf.where: a dense operand next to a RaggedTensor must be a scalar")
+            parts.append(t)
+    return r.with_flat_values(ops.where(*parts))
+
+
 def ragged_size(rt, out_type=dt.int32, name=None):
     """tf.size of a RaggedTensor: its number of values."""
     return ops.size(rt.flat_values, out_type=out_type)
@@ -955,11 +1038,23 @@ def _nested_depth(x):
     return d
 
 
+def _as_lists(x):
+    """Nested lists with numpy arrays (and eager tensors) among them as lists."""
+    if isinstance(x, (list, tuple)):
+        return [_as_lists(v) for v in x]
+    if isinstance(x, EagerTensor):
+        x = x.numpy()
+    if isinstance(x, np.ndarray):
+        return x.tolist() if x.ndim else x.item()
+    return x
+
+
 def ragged_constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, row_splits_dtype=_I64):
     """tf.ragged.constant: nested Python lists; every level above the
     innermost (by default) becomes a ragged dimension."""
     if isinstance(pylist, (np.ndarray,)) or not isinstance(pylist, (list, tuple)):
         return convert_to_tensor(pylist, dtype=dtype)
+    pylist = _as_lists(pylist)
     depth = _nested_depth(pylist)
     if inner_shape is not None:
         depth -= len(inner_shape)

@@ -697,7 +697,8 @@ def _install_composite_dispatch():
 
     ragged_first = {"map_fn": lambda *a, **k: _composite.ragged_map_fn(_of.map_fn, *a, **k),
                     "gather": _composite.ragged_gather, "expand_dims": _composite.ragged_expand_dims,
-                    "size": _composite.ragged_size, "boolean_mask": lambda t, m, axis=None, name=None:
+                    "size": _composite.ragged_size, "shape": _composite.ragged_shape,
+                    "where": _composite.ragged_where, "boolean_mask": lambda t, m, axis=None, name=None:
                     _composite.ragged_boolean_mask(t, m)}
     here = globals()
     spaces = [here, vars(math), vars(nn), vars(strings), vars(dtypes)]
@@ -721,7 +722,8 @@ def _install_composite_dispatch():
                 elif key == "join" and space is vars(strings):
                     new = joined(fn, lambda values, axis: None, "join", fn)
                 elif key in ragged_first:
-                    new = on_ragged(fn, ragged_first[key], 2 if key in ("boolean_mask", "map_fn") else 1)
+                    checked = {"boolean_mask": 2, "map_fn": 2, "where": 3}.get(key, 1)
+                    new = on_ragged(fn, ragged_first[key], checked)
                 else:
                     continue
                 wrapped[id(fn)] = new
