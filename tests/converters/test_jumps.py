@@ -8,6 +8,33 @@ import pytest
 from converters import convert
 
 CASES = {
+    "a_finally_whose_every_path_returns_drops_what_the_try_did": (
+        """
+        def f(x):
+            try:
+                x = x + 1
+            finally:
+                if x:
+                    return 1
+                return 2
+        """,
+        """
+        def f(x):
+            retval_ = ag__.NO_RETURN
+            try:
+                x = x + 1
+            except BaseException:
+                pass
+            def if_body_6():
+                nonlocal retval_
+                retval_ = 1
+            def else_body_6():
+                nonlocal retval_
+                retval_ = 2
+            ag__.if_stmt(x, if_body_6, else_body_6, ('retval_',))
+            return ag__.retval(retval_)
+        """,
+    ),
     "break_becomes_a_flag_the_loop_tests": (
         """
         def f(xs):
@@ -133,7 +160,7 @@ def test_jumps(name):
 
 @pytest.mark.parametrize("src, reason", [
     ("def f(xs):\n    for x in xs:\n        try:\n            pass\n        finally:\n            break\n", "break inside finally"),
-    ("def f():\n    try:\n        pass\n    finally:\n        return 1\n", "return inside finally"),
+    ("def f(x):\n    try:\n        pass\n    finally:\n        if x:\n            return 1\n", "return inside finally"),
 ])
 def test_jumps_inside_finally_are_left_as_they_are(src, reason):
     result = convert(src)
