@@ -64,22 +64,17 @@ KNOWN_BUGS: dict = {
 }
 # Known bugs fixed in some modes only: {(stem, function): modes}. Compiled
 # functional forms (to_graph, the import hook) and the defs of `autograph
-# convert`'s files name helpers' code after their function; the form nested
-# in its function keeps if_body_N.
+# convert`'s files name helpers' code after their function, and stack
+# readers (warnings.warn's stacklevel) skip the operators' frames there; the
+# form nested in its function keeps if_body_N and its frames.
 FIXED_IN: dict = {
     ("warnings_frames", "caller_name_in_loop"): {"to_graph", "convert"},
+    ("warnings_frames", "deprecated_helper"): {"to_graph", "convert"},
+    ("warnings_frames", "calls_deprecated"): {"to_graph", "convert"},
+    ("warnings_frames", "warn_to_caller_from_branch"): {"to_graph", "convert"},
 }
 # Known differences of one mode only: {(stem, function): {mode: reason}}.
-# to_graph's functional form is a function of its own (the user's locals stay
-# fast locals on the fast path); called from code that is not converted (here
-# the test itself, with the functional form forced) it runs one frame below
-# the converted function, as under the import hook. (Converted code calls it
-# directly; a trace's first call comes from the runtime anyway.)
-BROKEN_IN: dict = {
-    ("warnings_frames", "warn_to_caller_unconditionally"): {
-        "to_graph": "warn(stacklevel=2) in a to_graph function called from unconverted code under a trace",
-        "convert": "warn(stacklevel=2) in a converted file's function called from unconverted code under a trace"},
-}
+BROKEN_IN: dict = {}
 
 
 def _mark_known(item):
