@@ -489,3 +489,10 @@ def test_tf_shape_and_where_of_ragged_and_numpy_rows():
     for got in _both(lambda r: tf.where(r > 1, r * 10, r), rt, signature=[tf.RaggedTensorSpec([None, None], tf.int32)]):
         assert got.to_list() == [[1, 20], [], [30]]
     assert tf.ragged.constant([np.array([1, 2]), np.array([3])]).to_list() == [[1, 2], [3]]
+
+
+def test_dataset_of_ragged_rows_batches_padded_and_refuses_plain_batch_clearly():
+    ds = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6]]))
+    assert [b.numpy().tolist() for b in ds.padded_batch(2)] == [[[3, 1, 4, 1], [0, 0, 0, 0]], [[5, 9, 2], [6, 0, 0]]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="different shapes in component 0.*padded_batch"):
+        list(ds.batch(2))

@@ -237,7 +237,15 @@ class Dataset:
         specs = nest.flatten(self.element_spec)
         new_specs = [TensorSpec(TensorShape([n if drop_remainder else None]) + s.shape, s.dtype) for s in specs]
 
-        def stack(items, s):
+        def stack(items, s, i):
+            first = np.shape(items[0])
+            k = next((j for j, x in enumerate(items) if np.shape(x) != first), None) if (
+                s.dtype is dt.string or s.shape.dims is None or None in s.shape.dims) else None
+            if k is not None:
+                raise InvalidArgumentError(
+                    f"Cannot batch tensors with different shapes in component {i}. First element had shape "
+                    f"{list(first)} and element {k} had shape {list(np.shape(items[k]))} (elements of different "
+                    "lengths: use padded_batch)")
             if s.dtype is dt.string:
                 out = np.empty(len(items), dtype=object)
                 out[:] = items
@@ -249,10 +257,10 @@ class Dataset:
             for flat in src._make_iter():
                 buf.append(flat)
                 if len(buf) == n:
-                    yield [stack([b[i] for b in buf], s) for i, s in enumerate(specs)]
+                    yield [stack([b[i] for b in buf], s, i) for i, s in enumerate(specs)]
                     buf = []
             if buf and not drop_remainder:
-                yield [stack([b[i] for b in buf], s) for i, s in enumerate(specs)]
+                yield [stack([b[i] for b in buf], s, i) for i, s in enumerate(specs)]
 
         return Dataset(it, nest.pack_sequence_as(self.element_spec, new_specs), _batched(self._card, n, drop_remainder))
 
