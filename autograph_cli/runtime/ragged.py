@@ -90,7 +90,7 @@ class RaggedTensor:
     """tf.RaggedTensor: ``values`` (a tensor, or a RaggedTensor for nested
     ragged dimensions) and ``row_splits`` (int64)."""
 
-    def __init__(self, values, row_splits, _nrows_hint=None):
+    def __init__(self, values, row_splits):
         self.values = values if isinstance(values, RaggedTensor) else convert_to_tensor(values)
         self.row_splits = _i64(row_splits)
         if self.row_splits.shape.rank not in (None, 1):
@@ -266,7 +266,7 @@ class RaggedTensor:
         return n if out_type is _I64 else ops.cast(n, out_type)
 
     def row_lengths(self, axis=1, name=None):
-        if axis in (1, -self.ragged_rank) or axis == 1:
+        if axis == 1:
             return self.row_splits[1:] - self.row_splits[:-1]
         if isinstance(self.values, RaggedTensor) and axis > 1:
             return self.with_values(self.values.row_lengths(axis - 1))
@@ -670,8 +670,7 @@ def _index_inner(rt, key):
         v = out.values
         inner = _index_inner(v, rest) if isinstance(v, RaggedTensor) else v[(slice(None),) + tuple(rest)]
         return RaggedTensor(inner, out.row_splits)
-    return _getitem(out, (slice(None),) + tuple(rest)) if isinstance(out, RaggedTensor) else out[
-        (slice(None),) + tuple(rest)]
+    return out[(slice(None),) + tuple(rest)]
 
 
 # ------------------------------------------------------------------ elementwise
