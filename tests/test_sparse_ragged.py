@@ -496,3 +496,13 @@ def test_dataset_of_ragged_rows_batches_padded_and_refuses_plain_batch_clearly()
     assert [b.numpy().tolist() for b in ds.padded_batch(2)] == [[[3, 1, 4, 1], [0, 0, 0, 0]], [[5, 9, 2], [6, 0, 0]]]
     with pytest.raises(tf.errors.InvalidArgumentError, match="different shapes in component 0.*padded_batch"):
         list(ds.batch(2))
+
+
+def test_composite_classes_are_plain_python_arguments():
+    @tf.function
+    def scaled(kind, x):
+        return x * 2 if kind is tf.RaggedTensor else x
+
+    assert int(scaled(tf.RaggedTensor, tf.constant(1))) == 2
+    assert int(scaled(tf.SparseTensorSpec, tf.constant(1))) == 1
+    assert scaled(tf.RaggedTensor, tf.ragged.constant([[1]])).to_list() == [[2]]

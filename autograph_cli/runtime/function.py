@@ -122,7 +122,7 @@ class _KeyMaker:
         if isinstance(x, dict):
             return ("dict", frozenset((k, self.key(v)) for k, v in x.items()))
         spec = getattr(x, "_tf_spec", None)
-        if spec is not None:  # a composite tensor (SparseTensor, RaggedTensor): its type
+        if spec is not None and not isinstance(x, type):  # a composite tensor (SparseTensor, RaggedTensor): its type
             return ("C", spec())
         tt = getattr(x, "__tf_tracing_type__", None)
         if tt is not None:
@@ -363,10 +363,15 @@ class _Missing:
 _MISSING = _Missing()
 
 
+def _is_composite(a):
+    """A SparseTensor or RaggedTensor (not the class itself)."""
+    return hasattr(a, "_tf_spec") and not isinstance(a, type)
+
+
 def _has_placeholder(a):
     if isinstance(a, SymbolicTensor):
         return True
-    if isinstance(a, (list, tuple, dict)) or hasattr(a, "_tf_components"):
+    if isinstance(a, (list, tuple, dict)) or _is_composite(a):
         return any(isinstance(x, SymbolicTensor) for x in nest.flatten(a))
     return False
 
@@ -383,7 +388,7 @@ def _same_static(a, b):
 def _to_specs(a, name):
     if isinstance(a, SymbolicTensor):
         return TensorSpec(a.shape, a.dtype, name)
-    if hasattr(a, "_tf_spec"):
+    if _is_composite(a):
         return a._tf_spec()
     if isinstance(a, (list, tuple, dict)):
         flat = nest.flatten(a)
@@ -1003,7 +1008,7 @@ def _accepts(cf, args):
             shape = a.shape if isinstance(a, Tensor) else TensorShape(np.shape(a))
             if dtype is not traced.dtype or not shape.is_subtype_of(traced.shape):
                 return False
-        elif hasattr(traced, "_tf_spec"):  # a composite tensor: its type's subtypes
+        elif _is_composite(traced):  # a composite tensor: its type's subtypes
             if type(a) is not type(traced) or not traced._tf_spec().is_compatible_with(a):
                 return False
         elif _has_placeholder(traced):
@@ -1019,7 +1024,7 @@ def _make_placeholders(graph, a, name, used):
     if wrap is not None:
         # a spec traced as a wrapped tensor (tf.data's DatasetSpec: a dataset)
         return wrap(a, _make_placeholders(graph, TensorSpec(a.shape, a.dtype), name, used))
-    if hasattr(a, "_tf_value_type") or hasattr(a, "_tf_spec"):
+    if not isinstance(a, type) and (hasattr(a, "_tf_value_type") or hasattr(a, "_tf_spec")):
         # a composite tensor or its spec: placeholders for its components, shaped by its type
         spec = a if hasattr(a, "_tf_value_type") else a._tf_spec()
         comps = spec._tf_components()

@@ -8,14 +8,19 @@ def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
+def _composite(x) -> bool:
+    """A composite tensor (SparseTensor, RaggedTensor, TensorArray ...), not its class."""
+    return hasattr(x, "_tf_components") and not isinstance(x, type)
+
+
 def is_nested(x) -> bool:
-    return isinstance(x, (list, tuple, dict)) or hasattr(x, "_tf_components")
+    return isinstance(x, (list, tuple, dict)) or _composite(x)
 
 
 def _children(x):
     if isinstance(x, dict):
         return [x[k] for k in sorted(x, key=_sort_key)]
-    if hasattr(x, "_tf_components"):
+    if _composite(x):
         return list(x._tf_components())
     return list(x)
 
@@ -36,7 +41,7 @@ def flatten(x, expand_composites=True):
 
 
 def _flatten(x, out, ec):
-    if isinstance(x, (list, tuple, dict)) or (ec and hasattr(x, "_tf_components")):
+    if isinstance(x, (list, tuple, dict)) or (ec and _composite(x)):
         for c in _children(x):
             _flatten(c, out, ec)
     else:
@@ -61,7 +66,7 @@ def _pack(s, it, ec):
         return type(s)(*[_pack(c, it, ec) for c in s])
     if isinstance(s, (list, tuple)):
         return type(s)(_pack(c, it, ec) for c in s)
-    if ec and hasattr(s, "_tf_components"):
+    if ec and _composite(s):
         comps = [_pack(c, it, ec) for c in s._tf_components()]
         return s._tf_from_components(comps)
     try:
@@ -85,7 +90,7 @@ def structure_key(x):
         return ("dict", tuple((k, structure_key(x[k])) for k in sorted(x, key=_sort_key)))
     if isinstance(x, (list, tuple)):
         return (type(x).__name__, tuple(structure_key(c) for c in x))
-    if hasattr(x, "_tf_components"):
+    if _composite(x):
         return (type(x).__name__, x._tf_static_key(), tuple(structure_key(c) for c in x._tf_components()))
     return "*"
 
@@ -97,7 +102,7 @@ def _loose_key(x, ec):
         return ("dict", tuple((k, _loose_key(x[k], ec)) for k in sorted(x, key=_sort_key)))
     if isinstance(x, (list, tuple)):
         return ("seq", tuple(_loose_key(c, ec) for c in x))
-    if ec and hasattr(x, "_tf_components"):
+    if ec and _composite(x):
         return (type(x).__name__, x._tf_static_key(), tuple(_loose_key(c, ec) for c in x._tf_components()))
     return "*"
 
