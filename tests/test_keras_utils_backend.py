@@ -55,3 +55,29 @@ def test_experimental_preprocessing_names():
     pre = keras.layers.experimental.preprocessing
     assert pre.TextVectorization is keras.layers.TextVectorization
     assert pre.Normalization is keras.layers.Normalization and pre.Rescaling is keras.layers.Rescaling
+
+
+def test_backend_functions_in_a_vae_sampling_layer():
+    K = keras.backend
+
+    class Sampling(keras.layers.Layer):
+        def call(self, inputs):
+            z_mean, z_log_var = inputs
+            batch, dim = tf.shape(z_mean)[0], tf.shape(z_mean)[1]
+            epsilon = K.random_normal(shape=(batch, dim))
+            return z_mean + tf.exp(0.5 * z_log_var) * epsilon
+
+    keras.utils.set_random_seed(0)
+    mean = np.zeros((4000, 2), np.float32)
+    log_var = np.full((4000, 2), np.log(4.0), np.float32)
+    z = Sampling()([mean, log_var]).numpy()
+    assert abs(z.std() - 2.0) < 0.1 and abs(z.mean()) < 0.1
+    staged = tf.function(lambda a, b: Sampling()([a, b]))
+    assert staged(mean[:3], log_var[:3]).shape == (3, 2)
+    x = tf.constant([[1.0, -2.0], [3.0, 4.0]])
+    assert float(K.mean(K.square(x))) == 7.5 and K.int_shape(x) == (2, 2)
+    np.testing.assert_allclose(K.sum(K.abs(x), axis=1).numpy(), [3.0, 7.0])
+    np.testing.assert_allclose(K.clip(x, 0.0, 3.5).numpy(), [[1.0, 0.0], [3.0, 3.5]])
+    v = K.variable(np.ones(2))
+    K.set_value(v, [2.0, 3.0])
+    np.testing.assert_allclose(K.get_value(v), [2.0, 3.0])
