@@ -386,3 +386,28 @@ def test_sequential_feature_extraction_through_layer_outputs():
     with pytest.raises(AttributeError, match="multiple inbound nodes"):
         shared.output
     assert keras.Input(shape=(784)).shape.as_list() == [None, 784]
+
+
+def test_builtin_layers_config_round_trip_and_clone_model():
+    dense = L.Dense(3, activation="relu", use_bias=False, name="d")
+    config = dense.get_config()
+    assert config["units"] == 3 and config["use_bias"] is False and config["name"] == "d"
+    again = L.Dense.from_config(config)
+    assert again.units == 3 and again.use_bias is False and again.name == "d"
+    model = keras.Sequential([keras.Input(shape=(5, 3)), L.LSTM(4, return_sequences=True), L.Dropout(0.2),
+                              L.GRU(3, reset_after=False), L.Dense(2, kernel_regularizer="l2")])
+    clone = keras.models.clone_model(model)
+    assert [type(layer).__name__ for layer in clone.layers] == ["LSTM", "Dropout", "GRU", "Dense"]
+    assert not clone.layers[2].reset_after and clone.layers[3].kernel_regularizer is not None
+    x = _x(2, 5, 3)
+    assert not np.allclose(clone(x).numpy(), model(x).numpy())  # fresh weights
+    clone.set_weights(model.get_weights())
+    np.testing.assert_allclose(clone(x).numpy(), model(x).numpy(), atol=1e-6)
+    i, j = keras.Input(shape=(4,)), keras.Input(shape=(4,))
+    shared = L.Dense(3)
+    functional = keras.Model([i, j], L.Concatenate()([shared(i), shared(j)]) * 2)
+    copy = keras.models.clone_model(functional)
+    assert len(copy.weights) == 2  # the shared layer is cloned once
+    copy.set_weights(functional.get_weights())
+    a, b = _x(2, 4), _x(2, 4)
+    np.testing.assert_allclose(copy([a, b]).numpy(), functional([a, b]).numpy(), atol=1e-6)

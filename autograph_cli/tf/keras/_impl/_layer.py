@@ -255,6 +255,12 @@ def _take_regularizers(layer, kwargs, *names):
 class Layer(Module):
     """tf.keras.layers.Layer."""
 
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        # the constructor's arguments: the built-in layers' get_config (and so clone_model) reads them
+        obj.__dict__["_keras_untracked_init_args"] = (args, kwargs)
+        return obj
+
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
@@ -529,7 +535,21 @@ class Layer(Module):
         return out
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}
+        if type(self).__module__.startswith("autograph_cli.tf.keras."):
+            # a built-in layer: the arguments it was made with (what from_config needs to remake it)
+            args, kwargs = vars(self).get("_keras_untracked_init_args", ((), {}))
+            try:
+                bound = inspect.signature(type(self).__init__).bind(self, *args, **kwargs).arguments
+            except TypeError:
+                bound = {}
+            for k, v in list(bound.items())[1:]:
+                param = inspect.signature(type(self).__init__).parameters[k]
+                if param.kind is param.VAR_KEYWORD:
+                    config.update({a: b for a, b in v.items() if a not in ("name", "trainable", "dtype")})
+                elif param.kind is not param.VAR_POSITIONAL and k not in config:
+                    config[k] = v
+        return config
 
     @classmethod
     def from_config(cls, config):

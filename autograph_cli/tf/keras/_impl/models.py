@@ -28,7 +28,7 @@ from . import optimizers as _optimizers
 from ._layer import KerasTensor, Layer, _accepts, _call_ctx
 from .layers import InputLayer, KerasInput
 
-__all__ = ["Model", "Sequential", "TRACE_TRAIN_STEP"]
+__all__ = ["Model", "Sequential", "TRACE_TRAIN_STEP", "clone_model"]
 
 # True: fit traces its train step with tf.function; False: it runs eagerly;
 # None: trace when the runtime supports a GradientTape inside tf.function.
@@ -865,3 +865,55 @@ class Sequential(Model):
 
 
 _ = (_call_ctx,)
+
+
+def clone_model(model, input_tensors=None, clone_function=None):
+    """A new model of the same architecture with fresh weights: each layer remade from its config
+    (or by clone_function(layer)), a Sequential as a Sequential, a functional model by replaying its
+    layer calls on new inputs."""
+    from .layers import Input, InputLayer
+
+    def clone(layer):
+        if clone_function is not None:
+            return clone_function(layer)
+        return type(layer).from_config(layer.get_config())
+
+    if isinstance(model, Sequential):
+        layers = [clone(layer) for layer in model.layers]
+        shape = getattr(model, "_input_shape", None)
+        head = [Input(shape=tuple(shape)[1:], batch_size=tuple(shape)[0])] if shape is not None else []
+        return Sequential(head + layers, name=model.name)
+    nodes = getattr(model, "_functional_nodes", None)
+    if nodes is None:
+        raise ValueError(f"clone_model needs a Sequential or functional model; {model.name} is a subclassed "
+                         "Model (make a new instance of its class instead)")
+    spec = model._functional_inputs
+    flat_in = nest.flatten(spec)
+    if input_tensors is None:
+        new_in = [Input(shape=tuple(t.shape.as_list())[1:], batch_size=t.shape.as_list()[0], dtype=t.dtype.name)
+                  for t in flat_in]
+    else:
+        new_in = nest.flatten(input_tensors)
+    values = {id(a): b for a, b in zip(flat_in, new_in)}
+    clones: dict = {}
+    computed: dict = {}
+
+    def value_of(x):
+        if not isinstance(x, KerasTensor):
+            return x
+        if id(x) in values:
+            return values[id(x)]
+        node, index = x._keras_history
+        return nest.flatten(computed[id(node)])[index]
+
+    for node in nodes:
+        layer, n_inputs, n_args, n_kwargs, _ = node
+        if isinstance(layer, InputLayer):
+            continue
+        if id(layer) not in clones:
+            clones[id(layer)] = clone(layer)
+        computed[id(node)] = clones[id(layer)](nest.map_structure(value_of, n_inputs),
+                                               *[nest.map_structure(value_of, a) for a in n_args],
+                                               **{k: nest.map_structure(value_of, v) for k, v in n_kwargs.items()})
+    outputs = nest.map_structure(value_of, model._functional_outputs)
+    return Model(nest.pack_sequence_as(spec, new_in), outputs, name=model.name)
