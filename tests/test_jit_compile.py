@@ -729,3 +729,42 @@ def test_tensor_array_sized_by_a_none_dimension():
 
     for n in (1, 4):
         both(f, tf.constant(RNG.standard_normal((n, 3)).astype(np.float32)), input_signature=[tf.TensorSpec([None, 3])])
+
+
+def test_tensor_array_of_elements_shaped_by_a_none_dimension():
+    # the element shape is known only when compiling: the loop (or cond)
+    # carrying the TensorArray runs once abstractly to see what it writes
+    def decode(table, start):
+        toks = tf.TensorArray(tf.int32, size=4)
+        tok = start
+        for t in tf.range(4):
+            tok = tf.cast(tf.argmax(tf.gather(table, tok), axis=-1), tf.int32)
+            toks = toks.write(t, tok)
+        return toks.stack()
+
+    def signed(x, k):
+        ta = tf.TensorArray(tf.float32, size=tf.shape(x)[0])
+        acc = tf.zeros_like(x[0])
+        for i in tf.range(tf.shape(x)[0]):
+            acc = acc * 0.5 + x[i]
+            if i % 2 == k:
+                ta = ta.write(i, acc)
+            else:
+                ta = ta.write(i, -acc)
+        return ta.stack(), ta.read(0)
+
+    table = tf.constant(RNG.standard_normal((10, 10)).astype(np.float32))
+    for start in ([1, 4, 7], [2]):
+        both(decode, table, tf.constant(start, tf.int32),
+             input_signature=[tf.TensorSpec([10, 10]), tf.TensorSpec([None], tf.int32)])
+    sig = [tf.TensorSpec([None, None]), tf.TensorSpec([], tf.int32)]
+    for shape, k in (((4, 3), 0), ((2, 5), 1)):
+        both(signed, tf.constant(RNG.standard_normal(shape).astype(np.float32)), tf.constant(k), input_signature=sig)
+
+
+def test_keras_recurrent_layers_with_a_none_batch():
+    tf.random.set_seed(2)
+    x = tf.constant(RNG.standard_normal((3, 5, 2)).astype(np.float32))
+    for layer in (tf.keras.layers.GRU(4, return_sequences=True), tf.keras.layers.LSTM(3, return_sequences=True)):
+        model = tf.keras.Sequential([tf.keras.Input(shape=(None, 2)), layer])
+        both(lambda v, model=model: model(v), x, input_signature=[tf.TensorSpec([None, None, 2])], rtol=1e-4)

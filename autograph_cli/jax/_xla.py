@@ -306,9 +306,9 @@ class _Plan:
             if spec.dtype is None:
                 spec.dtype = dt.float32
                 spec.elem = spec.elem if spec.elem is not None else ()
-            if spec.elem is None or any(d is None for d in spec.elem):
-                if not spec.from_scatter:
-                    raise _refuse(self.fname, node, "a TensorArray whose element shape is not known when tracing")
+            if spec.elem is not None and any(d is None for d in spec.elem):
+                # known when compiling, from the first value written (_Pending)
+                spec.elem = None
         for t_root, (node, _) in by_root.items():
             self.ta_of[t_root] = node
 
@@ -352,6 +352,7 @@ class _Walker:
         self.state = {}  # id(Variable) -> current value
         self.callbacks = callbacks
         self.node = None
+        self.probing = 0  # > 0: a loop or cond body runs once to see the shapes it writes (_settle)
 
     def get(self, t):
         v = self.env.get(id(t))
@@ -454,7 +455,7 @@ def _h_const(w, node):
     w.env[id(o)] = _np_cast(node.attrs["value"], o.dtype)
 
 
-def _h_if(w, node):
+def _h_if(w, node, probe=False):
     pred = w.get(node.inputs[0])
     then_b, else_b = node.regions
     outs = node.outputs
@@ -464,6 +465,8 @@ def _h_if(w, node):
         for o, r in zip(outs, b.results):
             w.env[id(o)] = w.get(r)
         return
+    if not probe and _settle(w, node, lambda: _h_if(w, node, probe=True)):
+        return _h_if(w, node)
     vs = w.vars_of(then_b, else_b)
     start = w.read_state(vs)
 
@@ -477,6 +480,10 @@ def _h_if(w, node):
         return f
 
     start = tuple(_carry(x, v.dtype) for x, v in zip(start, vs))
+    if probe:
+        branch(then_b)(start)
+        branch(else_b)(start)
+        return
     try:
         res, new = lax.cond(jnp.asarray(pred, bool).reshape(()), branch(then_b), branch(else_b), start)
     except TypeError as e:
@@ -489,7 +496,9 @@ def _h_if(w, node):
         w.env[id(o)] = r
 
 
-def _h_while(w, node):
+def _h_while(w, node, probe=False):
+    if not probe and _settle(w, node, lambda: _h_while(w, node, probe=True)):
+        return _h_while(w, node)
     cond_b, body_b = node.regions
     outs = node.outputs
     vs = w.vars_of(cond_b, body_b)
@@ -510,6 +519,10 @@ def _h_while(w, node):
         w.run(body_b)
         return (tuple(_carry(w.get(r), o.dtype) for r, o in zip(body_b.results, outs)), tuple(_carry(x, v.dtype) for x, v in zip(w.read_state(vs), vs)))
 
+    if probe:
+        cond_fun(init)
+        body_fun(init)
+        return
     res, new = _loop(w, node, lax.while_loop, cond_fun, body_fun, init)
     w.write_state(vs, new)
     for o, r in zip(outs, res):
@@ -526,7 +539,9 @@ def _loop(w, node, run, *args, **kw):
                       "(XLA needs one shape for each loop variable)") from None
 
 
-def _h_for(w, node):
+def _h_for(w, node, probe=False):
+    if not probe and _settle(w, node, lambda: _h_for(w, node, probe=True)):
+        return _h_for(w, node)
     extra_b, body_b = node.regions
     n_item = node.attrs["n_item"]
     n_src = node.attrs.get("n_src", 1)
@@ -565,6 +580,15 @@ def _h_for(w, node):
         w.run(extra_b)
         return jnp.asarray(w.get(extra_b.results[0]), bool).reshape(())
 
+    if probe:  # one iteration over a stand-in item of the right shape
+        if n_src == 1 and isinstance(srcs[0], _DynRange):
+            item = jnp.asarray(srcs[0].start)
+        else:
+            rows = [jnp.zeros(jnp.shape(s)[1:], jnp.asarray(s).dtype) for s in srcs]
+            item = rows[0] if n_src == 1 else tuple(rows)
+        test(loop_init, state_init)
+        body(loop_init, state_init, item)
+        return
     if n_src == 1 and isinstance(srcs[0], _DynRange):
         r = srcs[0]
         start = jnp.asarray(r.start)
@@ -641,6 +665,62 @@ def _h_assign(w, node):
 
 
 # TensorArrays ----------------------------------------------------------------
+class _Pending:
+    """The buffer of a TensorArray whose element shape the graph does not know
+    (a None dimension of the input_signature): XLA knows it when compiling,
+    from the first value written. A loop or cond that carries it runs its
+    body once first, abstractly (_settle), to see that shape."""
+
+    __slots__ = ("dtype", "capacity", "node", "elem")
+
+    def __init__(self, dtype, capacity, node):
+        self.dtype, self.capacity, self.node, self.elem = dtype.np, capacity, node, None
+
+    def see(self, w, node, shape):
+        if self.elem is None:
+            self.elem = tuple(shape)
+        elif self.elem != tuple(shape):
+            raise _refuse(w.plan.fname, node, f"a TensorArray written with elements of shapes {list(self.elem)} "
+                          f"and {list(shape)} (XLA needs one shape)")
+
+    def zeros(self, w):
+        if self.elem is None:
+            raise _refuse(w.plan.fname, self.node, "a TensorArray whose element shape is not known when tracing "
+                          "(read before anything is written to it)")
+        return jnp.zeros((self.capacity,) + self.elem, self.dtype)
+
+
+def _settle(w, node, probe):
+    """Allocates the pending TensorArrays `node` (a loop or cond) carries in:
+    runs `probe` (its body once, nothing kept: no callbacks, state restored)
+    to learn the shape written when not known yet. True when there were any
+    (the handler starts again with real buffers)."""
+    if node.op == "If":  # its branches read the handles from the enclosing scope
+        if not any(o.dtype is dt.variant for o in node.outputs):
+            return False
+        pending = [k for k, v in w.env.items() if isinstance(v, tuple) and v and isinstance(v[0], _Pending)]
+    else:
+        pending = [id(t) for t in node.inputs
+                   if isinstance(w.env.get(id(t)), tuple) and isinstance(w.env[id(t)][0], _Pending)]
+    if not pending:
+        return False
+    if any(w.env[k][0].elem is None for k in pending):
+        state, env = dict(w.state), dict(w.env)
+        w.probing += 1
+        try:
+            probe()
+        finally:
+            w.probing -= 1
+            w.state, w.env = state, env
+    for k in pending:
+        buf, size = w.env[k]
+        if buf.elem is None:
+            raise _refuse(w.plan.fname, buf.node, "a TensorArray whose element shape is not known when tracing "
+                          "(nothing is written to it)")
+        w.env[k] = (buf.zeros(w), size)
+    return True
+
+
 def _h_ta_new(w, node):
     spec = w.plan.spec_for(node)
     if node.op == "TensorArrayScatterV3":
@@ -653,7 +733,10 @@ def _h_ta_new(w, node):
         if not _is_static(size):
             raise _refuse(w.plan.fname, node, "a TensorArray whose size is known only at run time")
         capacity = int(size) + spec.extra
-    buf = jnp.zeros((capacity,) + tuple(spec.elem), spec.dtype.np)
+    if spec.elem is None:
+        buf = _Pending(spec.dtype, capacity, node)
+    else:
+        buf = jnp.zeros((capacity,) + tuple(spec.elem), spec.dtype.np)
     size = jnp.asarray(size, jnp.int32)
     w.env[id(node.outputs[0])] = (buf, size)
 
@@ -661,6 +744,13 @@ def _h_ta_new(w, node):
 def _h_ta_write(w, node):
     buf, size = w.get(node.inputs[0])
     i = jnp.asarray(w.get(node.inputs[1]), jnp.int32)
+    if isinstance(buf, _Pending):
+        v = jnp.asarray(w.get(node.inputs[2]), buf.dtype)
+        buf.see(w, node, v.shape)
+        if w.probing:
+            w.env[id(node.outputs[0])] = (buf, jnp.maximum(size, i + 1))
+            return
+        buf = buf.zeros(w)
     v = jnp.asarray(w.get(node.inputs[2]), buf.dtype)
     # dynamic_update_slice, not a scatter: XLA updates the buffer in place
     w.env[id(node.outputs[0])] = (lax.dynamic_update_index_in_dim(buf, v, i, 0), jnp.maximum(size, i + 1))
@@ -668,17 +758,23 @@ def _h_ta_write(w, node):
 
 def _h_ta_read(w, node):
     buf, size = w.get(node.inputs[0])
+    if isinstance(buf, _Pending):
+        buf = buf.zeros(w)
     i = jnp.asarray(w.get(node.inputs[1]), jnp.int32)
     w.env[id(node.outputs[0])] = lax.dynamic_index_in_dim(buf, i, 0, keepdims=False)
 
 
 def _h_ta_stack(w, node):
     buf, size = w.get(node.inputs[0])
+    if isinstance(buf, _Pending):
+        buf = buf.zeros(w)
     w.env[id(node.outputs[0])] = buf
 
 
 def _h_ta_concat(w, node):
     buf, size = w.get(node.inputs[0])
+    if isinstance(buf, _Pending):
+        buf = buf.zeros(w)
     w.env[id(node.outputs[0])] = buf.reshape((-1,) + buf.shape[2:])
 
 
@@ -742,6 +838,8 @@ def _h_print(w, node):
     def cb(*vals):
         printer(*_host_values(vals, dtypes))
 
+    if w.probing:
+        return
     args = [jnp.asarray(w.get(t)) for t in node.inputs]
     jax.debug.callback(cb, *args, ordered=True)
     w.callbacks.used = True
@@ -760,9 +858,10 @@ def _h_check(w, node):
             except Exception as e:  # raised after the call, from the user's line
                 pending.error = (e, node)
 
-    args = [jnp.asarray(w.get(t)) for t in node.inputs]
-    jax.debug.callback(cb, *args, ordered=True)
-    pending.used = True
+    if not w.probing:
+        args = [jnp.asarray(w.get(t)) for t in node.inputs]
+        jax.debug.callback(cb, *args, ordered=True)
+        pending.used = True
     for o, t in zip(node.outputs, node.inputs):
         w.env[id(o)] = w.get(t)
 
