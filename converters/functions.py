@@ -427,7 +427,6 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
     in front of the user's statements; the functional form becomes a
     module-level function of the separate functional module."""
     pass_class = info.uses_super
-    fparams = (["__class__"] if pass_class else []) + params
     body = [*hoisted, *decls, *functional]
     if "." in qualname and module.has_private_names(fn):
         # A method: its private names (self.__x) get the class's mangling,
@@ -444,15 +443,12 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
         # (the operators find the module through the stub's frame: the name
         # ``globals`` may be the user's own)
         target = n.call(n.ag("functional"), cst.SimpleString(repr(key)))
-        if module.functional_inline and not pass_class:
-            # A def of its own with the user's signature: the operators can
-            # hand it to converted callers directly (no stub frame between,
-            # one frame per call as in Python: see operators._adopt).
-            fdef, direct = _same_signature_form(fn, functional_name(key), body)
-            forwarded = n.replace(direct, func=target)
-        else:
-            fdef = n.function_def(functional_name(key), fparams, body)
-            forwarded = n.call(target, *[n.name(p) for p in fparams])
+        # The user's signature (after ``__class__``, positional-only, for a
+        # method using ``super()``): the operators can hand the form to
+        # converted callers directly (no stub frame between, one frame per
+        # call as in Python: see operators._calls._direct).
+        fdef, direct = _same_signature_form(fn, functional_name(key), body, lead="__class__" if pass_class else None)
+        forwarded = n.replace(direct, func=target)
     if module.functional_inline:
         out.pending_defs.append(n.anchored(fdef, first_line))
     else:
@@ -476,10 +472,10 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
     return n.replace(fn, body=_new_body(module, fn, body))
 
 
-def _same_signature_form(fn, name, body):
+def _same_signature_form(fn, name, body, lead=None):
     """``def name(<fn's parameters>): body`` (annotations dropped, each
-    default a ``None`` placeholder) and the call that forwards ``fn``'s
-    arguments to it."""
+    default a ``None`` placeholder; ``lead``, a name, first and
+    positional-only) and the call that forwards ``fn``'s arguments to it."""
     p = fn.params
     placeholder = cst.Name("None")
     tight = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
@@ -491,14 +487,15 @@ def _same_signature_form(fn, name, body):
 
     star = p.star_arg
     params = cst.Parameters(
-        posonly_params=[plain(x) for x in p.posonly_params],
+        posonly_params=[*([cst.Param(cst.Name(lead))] if lead else []), *(plain(x) for x in p.posonly_params)],
         params=[plain(x) for x in p.params],
         star_arg=cst.Param(cst.Name(star.name.value)) if type(star) is cst.Param else star,
         kwonly_params=[plain(x) for x in p.kwonly_params],
         star_kwarg=cst.Param(cst.Name(p.star_kwarg.name.value)) if p.star_kwarg is not None else None,
     )
     fdef = cst.FunctionDef(name=cst.Name(name), params=params, body=cst.IndentedBlock(body=list(body)))
-    args = [cst.Arg(n.name(x.name.value)) for x in (*p.posonly_params, *p.params)]
+    args = [cst.Arg(n.name(x)) for x in ([lead] if lead else [])]
+    args += [cst.Arg(n.name(x.name.value)) for x in (*p.posonly_params, *p.params)]
     if type(star) is cst.Param:
         args.append(cst.Arg(n.name(star.name.value), star="*"))
     args += [cst.Arg(n.name(x.name.value), keyword=cst.Name(x.name.value), equal=tight) for x in p.kwonly_params]

@@ -23,6 +23,11 @@ import autograph_cli.operators as _ops  # (the package: its ``fast`` flag)
 
 _DO_NOT_CONVERT = "__autograph_do_not_convert__"
 
+# (bound once: a program may delete or replace ``sys._getframe``, as attrs'
+# suite does to check its fallback)
+_sys_getframe = sys._getframe
+_sys_getframemodulename = getattr(sys, "_getframemodulename", None)  # 3.12+
+
 # Top-level packages whose functions are never converted.
 _UNTOUCHED_PACKAGES = frozenset(
     {
@@ -178,7 +183,7 @@ def functional(key, *old):
     if old:
         module_globals, key = key, old[0]
     else:
-        module_globals = sys._getframe(1).f_globals
+        module_globals = _sys_getframe(1).f_globals
     name = functional_name(key)
     fn = module_globals.get(name)
     if fn is None:
@@ -187,13 +192,18 @@ def functional(key, *old):
             if fn is None:
                 # (the stub asking, compiled in the module, has its
                 # ``__future__`` features)
-                _compile_functional(module_globals, sys._getframe(1).f_code.co_flags)
+                _compile_functional(module_globals, _sys_getframe(1).f_code.co_flags)
                 fn = module_globals[name]
+    if fn in _unclaimed:
+        with _functional_lock:
+            if fn in _unclaimed:
+                _unclaimed.discard(fn)
+                _direct(module_globals, key, fn, _sys_getframe(1).f_code)
     elif type(module_globals.get(FUNCTIONAL_ATTR)) is str and fn.__code__ not in _forms:
         with _functional_lock:
             fn = module_globals[name]
             if fn.__code__ not in _forms:
-                fn = _adopt(module_globals, name, key, fn, sys._getframe(1).f_code)
+                fn = _adopt(module_globals, name, key, fn, _sys_getframe(1).f_code)
     return fn
 
 
@@ -215,17 +225,45 @@ def _adopt(module_globals: dict, name: str, key: str, fn, stub_code):
     _machinery.update(helpers)
     _machinery.add(code)
     _forms.add(code)
-    stub = _defined_function(module_globals, qualname, stub_code)
-    if stub is not None and _same_signature(stub.__code__, code):
-        new.__defaults__, new.__kwdefaults__ = stub.__defaults__, stub.__kwdefaults__
-        functional_forms[stub] = new
+    _direct(module_globals, key, new, stub_code)
     module_globals[name] = new
     return new
 
 
+def _direct(module_globals: dict, key: str, form, stub_code) -> bool:
+    """Whether converted callers now call ``form`` directly (its stub runs
+    ``stub_code``; None: the stub that asks for the ``key``). When the form
+    has its function's signature (after ``__class__`` for a
+    method using ``super()``) and that function is found under its
+    qualname, the form gets the function's defaults and converted callers
+    call it directly from then on (``functional_forms``: one frame per
+    call, as in Python; ``__class__`` is bound by a ``functools.partial``,
+    which adds no frame)."""
+    qualname = key.rpartition("@")[0] or key
+    stub = _defined_function(module_globals, qualname, stub_code)
+    if stub is None:
+        return False
+    stub_code = stub.__code__
+    if key not in stub_code.co_consts:
+        return False
+    code = form.__code__
+    lead = code.co_posonlyargcount > 0 and code.co_varnames[0] == "__class__"
+    if lead and ("__class__" not in stub_code.co_freevars or stub.__closure__ is None):
+        return False
+    if not _same_signature(stub_code, code, int(lead)):
+        return False
+    form.__defaults__, form.__kwdefaults__ = stub.__defaults__, stub.__kwdefaults__
+    if lead:
+        cell = stub.__closure__[stub_code.co_freevars.index("__class__")]
+        functional_forms[stub] = functools.partial(form, cell.cell_contents)
+    else:
+        functional_forms[stub] = form
+    return True
+
+
 def _defined_function(module_globals: dict, qualname: str, code):
     """The function named ``qualname`` in a module (a method through its
-    classes' namespaces) if it runs ``code``, else None."""
+    classes' namespaces) if it runs ``code`` (any code: None), else None."""
     parts = qualname.split(".")
     obj = module_globals.get(parts[0])
     for part in parts[1:]:
@@ -234,7 +272,7 @@ def _defined_function(module_globals: dict, qualname: str, code):
         obj = obj.__dict__.get(part)
     if isinstance(obj, (staticmethod, classmethod)):
         obj = obj.__func__
-    if type(obj) is types.FunctionType and obj.__code__ is code:
+    if type(obj) is types.FunctionType and (code is None or obj.__code__ is code):
         return obj
     return None
 
@@ -242,12 +280,14 @@ def _defined_function(module_globals: dict, qualname: str, code):
 _SIGNATURE_FLAGS = 0x04 | 0x08  # CO_VARARGS, CO_VARKEYWORDS
 
 
-def _same_signature(a, b) -> bool:
+def _same_signature(a, b, lead: int = 0) -> bool:
+    """Whether code ``b`` takes the arguments ``a`` takes (after ``lead``
+    positional-only parameters of its own)."""
     total = a.co_argcount + a.co_kwonlyargcount + bool(a.co_flags & 0x04) + bool(a.co_flags & 0x08)
-    return (a.co_argcount == b.co_argcount and a.co_posonlyargcount == b.co_posonlyargcount
+    return (a.co_argcount + lead == b.co_argcount and a.co_posonlyargcount + lead == b.co_posonlyargcount
             and a.co_kwonlyargcount == b.co_kwonlyargcount
             and a.co_flags & _SIGNATURE_FLAGS == b.co_flags & _SIGNATURE_FLAGS
-            and a.co_varnames[:total] == b.co_varnames[:total])
+            and a.co_varnames[:total] == b.co_varnames[lead:lead + total])
 
 
 def _compile_functional(module_globals: dict, code_flags: int = 0) -> None:
@@ -282,8 +322,17 @@ def _compile_functional(module_globals: dict, code_flags: int = 0) -> None:
     _machinery.update(helpers)
     _forms.update(c for c in code.co_consts if type(c) is types.CodeType)  # (the module-level defs)
     exec(code, module_globals)
+    # Converted callers call a form directly once its function is known
+    # (``_direct``): the functions defined by now, else when a stub asks.
+    for k in keys.split(","):
+        if k:
+            form = module_globals[functional_name(k)]
+            if not _direct(module_globals, k, form, None):
+                _unclaimed.add(form)
 
 
+# The lazy table's forms whose stubs have not asked for them yet (``_direct``).
+_unclaimed: "weakref.WeakSet[types.FunctionType]" = weakref.WeakSet()
 # The code objects of lazy functional forms and their helpers (if_body_N ...).
 _machinery: "weakref.WeakSet[types.CodeType]" = weakref.WeakSet()
 # Of those, the functional forms themselves (a call of the user's function).
@@ -412,7 +461,7 @@ def _visible_frame(depth: int, start):
 
 def _getframe(depth=0, /):
     """``sys._getframe`` called from converted code."""
-    frame = _visible_frame(operator.index(depth), sys._getframe(1))
+    frame = _visible_frame(operator.index(depth), _sys_getframe(1))
     if frame is None:
         raise ValueError("call stack is not deep enough")
     return frame
@@ -420,10 +469,10 @@ def _getframe(depth=0, /):
 
 def _getframemodulename(depth=0):
     """``sys._getframemodulename`` (3.12+) called from converted code."""
-    frame = _visible_frame(operator.index(depth), sys._getframe(1))
+    frame = _visible_frame(operator.index(depth), _sys_getframe(1))
     if frame is None:
         return None
-    return sys._getframemodulename(_raw_depth(sys._getframe(1), frame) + 1)
+    return _sys_getframemodulename(_raw_depth(_sys_getframe(1), frame) + 1)
 
 
 def _raw_depth(start, target) -> int:
@@ -437,7 +486,7 @@ def _raw_depth(start, target) -> int:
 def _warn(message, category=None, stacklevel=1, source=None, **kwargs):
     """``warnings.warn`` called from converted code: ``stacklevel`` counts
     the frames the user's program has."""
-    caller = sys._getframe(1)
+    caller = _sys_getframe(1)
     level = operator.index(stacklevel)
     target = _visible_frame(level - 1, caller) if level > 1 else None
     if target is not None:
@@ -453,7 +502,7 @@ def _stack(context=1):
     import inspect
 
     out = []
-    for frame in _visible_frames(sys._getframe(1)):
+    for frame in _visible_frames(_sys_getframe(1)):
         info = inspect.getframeinfo(frame, context)
         if hasattr(info, "positions"):  # 3.11+
             out.append(inspect.FrameInfo(frame, *info, positions=info.positions))
@@ -467,9 +516,9 @@ _PYTHON_FRAME_READERS = {("inspect", "stack"): _stack}
 
 
 def _frame_readers() -> dict:
-    readers = {sys._getframe: _getframe, warnings.warn: _warn}
-    if hasattr(sys, "_getframemodulename"):  # 3.12+
-        readers[sys._getframemodulename] = _getframemodulename
+    readers = {_sys_getframe: _getframe, warnings.warn: _warn}
+    if _sys_getframemodulename is not None:  # 3.12+
+        readers[_sys_getframemodulename] = _getframemodulename
     return readers
 
 
@@ -509,7 +558,7 @@ def trim_traceback() -> None:
     its own on 3.11+; before, the stub's entry stays: ``filter_for_reraise``.)"""
     exc = sys.exc_info()[1]
     tb = exc.__traceback__ if exc is not None else None
-    if exc is None or tb is None or tb.tb_frame is not sys._getframe(1):
+    if exc is None or tb is None or tb.tb_frame is not _sys_getframe(1):
         return
     filter_for_reraise(exc)
 
@@ -563,8 +612,10 @@ def converted(func):
         if conv is not func.func:
             return functools.partial(conv, *func.args, **func.keywords)
         return func
-    overloads = _overloads if _overloads is not None else _builtin_overloads()
-    if overloads:
+    if t is types.BuiltinFunctionType or t is type:
+        # (builtins only: hashing any other callable could run its code, and
+        # a mock records the call)
+        overloads = _overloads if _overloads is not None else _builtin_overloads()
         try:
             over = overloads.get(func)
         except TypeError:

@@ -6,6 +6,8 @@ import sys
 
 from autograph_cli.operators._dispatch import State, _by_type, _resolve, _ReturnMarker, registered_backends
 
+_getframe = sys._getframe  # (bound once: a program may delete sys._getframe)
+
 
 def _backend(value):
     t = type(value)
@@ -105,7 +107,7 @@ def retval(value, done=None):
     if done is not None and done is not True:
         b = _backend(done)
         if b:
-            frame = sys._getframe(1)
+            frame = _getframe(1)
             location = (frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
             del frame
             b.check_returned(done, location)
@@ -247,7 +249,7 @@ def assert_stmt(cond, msg_fn=None):
     backend, which records a staged check and returns True."""
     b = _backend(cond)
     if b:
-        frame = sys._getframe(1)
+        frame = _getframe(1)
         location = (frame.f_code.co_filename, frame.f_lineno)
         del frame
         return b.assert_stmt(cond, msg_fn, location)
@@ -308,7 +310,7 @@ def _raise_at_caller(exc):
     is Python code, its own frames stay and the caller re-raises as it is."""
     if exc.__traceback__ is not None and exc.__traceback__.tb_next is not None:
         return
-    frame = sys._getframe(2)
+    frame = _getframe(2)
     filename, lineno = frame.f_code.co_filename, frame.f_lineno
     del frame
     _raise_from(exc, filename, lineno)
