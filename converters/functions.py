@@ -432,6 +432,7 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
         # A method: its private names (self.__x) get the class's mangling,
         # which a module-level function would not.
         body = [Mangle(qualname.split(".")[-2]).rewrite(stmt) for stmt in body]
+    body = [_trimming(body, first_line)]
     key = _functional_key(module, out, fn, qualname)
     if module.functional_by_name:
         # One function alone (api.to_graph): the functional form has the
@@ -459,17 +460,25 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
     stub = n.anchored(n.line(cst.Return(value=forwarded)), first_line)
     # An error leaving the function: its traceback shows the function once
     # (see operators.trim_traceback), not the stub and the functional form.
-    trim = n.anchored(n.expr_stmt(n.ag_call("trim_traceback")), first_line)
-    reraise = n.anchored(n.line(cst.Raise()), first_line)
-    handler = cst.ExceptHandler(body=cst.IndentedBlock(body=[trim, reraise]),
-                                whitespace_after_except=cst.SimpleWhitespace(""))  # (bare: the least bytecode)
-    handler = n.replace(handler, leading_lines=n.anchored(n.line(cst.Pass()), first_line).leading_lines)
-    stub = n.anchored(cst.Try(body=cst.IndentedBlock(body=[stub]), handlers=[handler]), first_line)
+    stub = _trimming([stub], first_line)
     guard = n.if_(n.not_(n.ag("fast")), [stub])
     user = _user_statements(module, fn, stmts, first_line) or [n.anchored(stmts[0], first_line), *stmts[1:]]
     body = [*doc, n.anchored(guard, first_line), *user]
     _report(module, out, fn, qualname, *_converted_status(info))
     return n.replace(fn, body=_new_body(module, fn, body))
+
+
+def _trimming(body, first_line):
+    """``try: body`` / ``except: ag__.trim_traceback(); raise``, reporting
+    ``first_line``: an error leaving a function's stub or functional form
+    (which converted callers call directly) shows the function once, at the
+    user's line, and none of the helpers and operators between."""
+    trim = n.anchored(n.expr_stmt(n.ag_call("trim_traceback")), first_line)
+    reraise = n.anchored(n.line(cst.Raise()), first_line)
+    handler = cst.ExceptHandler(body=cst.IndentedBlock(body=[trim, reraise]),
+                                whitespace_after_except=cst.SimpleWhitespace(""))  # (bare: the least bytecode)
+    handler = n.replace(handler, leading_lines=n.anchored(n.line(cst.Pass()), first_line).leading_lines)
+    return n.anchored(cst.Try(body=cst.IndentedBlock(body=list(body)), handlers=[handler]), first_line)
 
 
 def _same_signature_form(fn, name, body, lead=None):

@@ -682,3 +682,37 @@ def test_a_mock_called_from_converted_code_records_only_the_call(hook_import, fo
     spy = mock.MagicMock(return_value=5)
     assert mod.call(spy, 2) == 5
     assert spy.mock_calls == [mock.call(2)]
+
+
+@_TRIMMED
+def test_converted_caller_sees_the_traceback_python_gives(hook_import, forced):
+    # (six's test_reraise: the caller is converted too, so it calls the
+    # functional form directly; no stub trims on the way)
+    mod = hook_import("""\
+        import sys
+
+
+        def reraise(tp, value, tb=None):
+            try:
+                if value is None:
+                    value = tp()
+                if value.__traceback__ is not tb:
+                    raise value.with_traceback(tb)
+                raise value
+            finally:
+                value = None
+                tb = None
+
+
+        def check():
+            try:
+                raise Exception("blah")
+            except Exception:
+                tp, val, tb = sys.exc_info()
+            try:
+                reraise(tp, None, tb)
+            except Exception:
+                tb2 = sys.exc_info()[2]
+            return tb2.tb_next.tb_next is tb, tb2.tb_next.tb_frame.f_code.co_name, tb2.tb_next.tb_lineno
+        """)
+    assert mod.check() == (True, "reraise", 9)
