@@ -61,6 +61,9 @@ class FunctionInfo:
     generator: bool = False
     body_reads: set = field(default_factory=set)
     body_writes: set = field(default_factory=set)
+    # nested function name -> the names it reads from outside itself: a call
+    # (or any read of its name) reads them then, wherever it happens
+    closure_reads: dict = field(default_factory=dict)
 
     def reads(self, node) -> set:
         f = self.facts.get(node)
@@ -290,6 +293,8 @@ class _Analyzer(NodeVisitor):
         if node.returns is not None:
             self.walk(node.returns)
         self._write(node.name.value, True)
+        if self.scope_depth == 0:
+            self.info.closure_reads[node.name.value] = _outside_names(node)
         self.scope_depth += 1
         self.walk(node.body)
         self.scope_depth -= 1
@@ -465,6 +470,43 @@ def parse_function(fn) -> ast.FunctionDef | ast.AsyncFunctionDef:
     return ast.parse(text).body[0]  # type: ignore[return-value]
 
 
+def _outside_names(fn: cst.FunctionDef) -> set:
+    """The names a nested function (or anything nested in it) reads that are
+    not its own locals: the enclosing function's variables it closes over,
+    plus globals and builtins."""
+    import symtable
+
+    text = cst.Module(body=[]).code_for_node(fn.with_changes(leading_lines=[], decorators=[]))
+    try:
+        table = symtable.symtable(text, "<nested>", "exec").get_children()[0]
+    except (SyntaxError, IndexError):
+        return set()
+    out, stack = set(), [table]
+    while stack:
+        t = stack.pop()
+        out.update(s.get_name() for s in t.get_symbols() if s.is_global() or s.is_free())
+        stack.extend(t.get_children())
+    return out
+
+
+def _add_closure_reads(info: FunctionInfo, top: Facts) -> None:
+    """A statement that reads a nested function's name (calls it, passes it
+    on) reads what the function closes over: those names are live there (a
+    staged conditional or loop before it must carry their values)."""
+    closures = info.closure_reads
+    changed = True
+    while changed:  # nested functions calling each other
+        changed = False
+        for name, reads in closures.items():
+            more = set().union(*(closures[c] for c in reads & closures.keys() if c != name)) - reads
+            if more:
+                reads |= more
+                changed = True
+    for f in (*info.facts.values(), top):
+        for c in f.reads & closures.keys():
+            f.reads |= closures[c]
+
+
 _ALONE = ConverterView("", None, None)  # a function without its module (no module-level names)
 
 
@@ -483,6 +525,8 @@ def analyze_function(fn: cst.FunctionDef, view: ConverterView | None = None) -> 
     analyzer._push()
     analyzer.walk(fn.body)
     top = analyzer.frames.pop()
+    if info.closure_reads:
+        _add_closure_reads(info, top)
     info.body_reads = top.reads
     info.body_writes = top.writes
     return info
