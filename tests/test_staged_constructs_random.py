@@ -18,8 +18,12 @@ also has:
   `set_loop_options(shape_invariants=...)`;
 - int64 and float32 state mixed with Python scalars (TensorFlow's rules: a
   Python scalar takes the tensor's dtype), cast from the int values;
-- a nested function and a lambda called in expressions;
-- `for` over a tensor (a `tf.stack` of values).
+- a nested function and a lambda called in expressions, and a function
+  defined in a staged loop's body closing over its variable;
+- `for` over a tensor (a `tf.stack` of values), over `enumerate(zip(...))`
+  and `zip(enumerate(...), ...)` of tensors;
+- augmented assignments to names and composite names (`arr[1] *= y`);
+- an explicit TensorArray written in a staged loop over a negative-step range.
 Loop bounds come from the inputs, so zero-trip loops are common.
 
 AG_CONSTRUCTS_PROGRAMS (default 150) programs, seed AG_RANDOM_SEED (default 0).
@@ -98,7 +102,30 @@ class ConstructsGen(Gen):
             return self.shape_invariant_loop(ctx, pad)
         if depth < 2 and p < 0.42:
             return self.negative_range(ctx, depth, indent)
-        if depth < 2 and p < 0.44:
+        if p < 0.47:  # augmented assignment to a name or a composite name
+            tgt = self.r.choice(["x", "y"] + self.COMPOSITES)
+            op = self.r.choice(["+=", "-=", "*="])
+            return [f"{pad}{tgt} {op} {self.expr(names, 1)}", f"{pad}{tgt} %= {self.r.choice(self.PRIMES)}"]
+        if depth < 2 and p < 0.50:
+            return self.tensor_array_loop(ctx, depth, indent)
+        if depth < 2 and p < 0.53:
+            self.loops += 1
+            i, e1, e2 = f"i{self.loops}", f"e{self.loops}", f"g{self.loops}"
+            inner = dict(ctx, loop="for_tensor", py=list(ctx["py"]), py_loop=False, names=names + [i, e1, e2])
+            pairs = f"zip(tf.stack([{self.expr(names, 1)}, y, b]), tf.stack([x, {self.expr(names, 1)}, a]))"
+            head = self.r.choice([f"for {i}, ({e1}, {e2}) in enumerate({pairs}):",
+                                  f"for ({i}, {e1}), {e2} in zip(enumerate(tf.stack([a, x, y])), tf.stack([b, y, x])):"])
+            return [f"{pad}{head}"] + self.block(inner, depth + 1, indent + 1) + self.flush(ctx, pad)
+        if depth < 2 and p < 0.55:  # a function defined in a loop body, closing over its variable
+            self.loops += 1
+            i = f"i{self.loops}"
+            inner = dict(ctx, loop="for_staged", py=list(ctx["py"]), py_loop=False, names=names + [i])
+            return ([f"{pad}for {i} in range({self.r.choice(['a', 'b', 'x'])} % 4):",
+                     f"{pad}    def k{self.loops}(u):",
+                     f"{pad}        return (u + {i} * {self.atom(names)}) % 11",
+                     f"{pad}    x = k{self.loops}(x)"]
+                    + self.block(inner, depth + 1, indent + 1) + self.flush(ctx, pad))
+        if depth < 2 and p < 0.57:
             self.loops += 1
             e = f"e{self.loops}"
             inner = dict(ctx, loop="for_tensor", py=list(ctx["py"]), py_loop=False, names=names + [e])
@@ -139,6 +166,27 @@ class ConstructsGen(Gen):
         out.append(f"{pad}x = (x + tf.reduce_sum(tf.stack({acc})) + len({acc})) % 97")
         return out
 
+    def tensor_array_loop(self, ctx, depth, indent):
+        """An explicit TensorArray written in a staged loop (maybe under a condition)."""
+        pad = "    " * indent
+        self.loops += 1
+        n = self.loops
+        ta, i = f"ta{n}", f"i{n}"
+        names = ctx["names"] + [i]
+        out = [f"{pad}{ta} = tf.TensorArray(tf.int32, size=0, dynamic_size=True)",
+               f"{pad}for {i} in range({self.r.choice(['a', 'b', 'x'])} % 5, -1, -1):"]
+        inner = dict(ctx, loop="for_staged", py=list(ctx["py"]), py_loop=False, names=names)
+        write = f"{ta} = {ta}.write({ta}.size(), {self.expr(names)} % 13)"
+        if self.chance(0.4):
+            out += [f"{pad}    if {self.cond(names)}:", f"{pad}        {write}"]
+        else:
+            out.append(f"{pad}    {write}")
+        if self.chance(0.5):
+            out += self.block(inner, depth + 1, indent + 1)
+        out += self.flush(ctx, pad)
+        out.append(f"{pad}z = (z + tf.reduce_sum({ta}.stack()) + {ta}.size()) % 7")
+        return out
+
     def shape_invariant_loop(self, ctx, pad):
         """A staged while whose body grows a vector: its shape is (None,)."""
         self.loops += 1
@@ -172,7 +220,11 @@ class ConstructsGen(Gen):
 
 
 def run(tmp_dir, n_programs=N_PROGRAMS, seed=SEED):
-    return run_all(tmp_dir, n_programs, seed, gen=ConstructsGen, prelude=PRELUDE, tag="constructs")
+    # int64/float32 state and tf.stack make tensors on Python inputs too: the
+    # run traced on Python values stages conditionals, and may raise the
+    # documented errors as the staged run does
+    return run_all(tmp_dir, n_programs, seed, gen=ConstructsGen, prelude=PRELUDE, tag="constructs",
+                   traced_ok=("ok", "documented"))
 
 
 _STATS = {}
@@ -193,7 +245,8 @@ def test_programs_use_the_constructs():
     text = "\n".join(ConstructsGen(rng).program(f"p{k}") for k in range(N_PROGRAMS))
     for needle in (".append(", "tf.stack(acc", "shape_invariants", ", -1):", ", -2):", "d = {'k':",
                    "pair = (pair[1]", "o.v = (o.v", "arr[1] = (arr[1]", "tf.int64))", "tf.float32)",
-                   "in tf.stack([", "h(", "lambda t", "break", "continue", "return x"):
+                   "in tf.stack([", "h(", "lambda t", "break", "continue", "return x", "+= ", "%= ",
+                   "tf.TensorArray(", "in enumerate(zip(", "in zip(enumerate(", "    def k"):
         assert needle in text, needle
 
 

@@ -986,3 +986,81 @@ def test_a_structure_an_inner_staged_loop_binds_is_carried_by_the_outer_loop():
         assert staged(*[tf.constant(a) for a in args]).numpy() == _structure_created_by_inner_loop(*args)
     with pytest.raises(UnboundLocalError, match="'g' is used after the loop"):
         staged(tf.constant(2), tf.constant(0))
+
+
+# -- enumerate and zip nested over staged tensors ------------------------------
+
+def _enumerate_zip(a, b):
+    s = 0
+    for i, (p, q) in enumerate(zip(tf.stack([a, b]), tf.stack([b, a + 1]))):
+        if p > q:
+            continue
+        s = s + i * p - q
+    return s
+
+
+def _zip_enumerate(a, b):
+    s = 0
+    for (i, p), q in zip(enumerate(tf.stack([a, b, a])), tf.stack([b, a, 1])):
+        s = s + i * p - q
+    return s
+
+
+@pytest.mark.parametrize("fn", [_enumerate_zip, _zip_enumerate])
+def test_enumerate_and_zip_nest_over_staged_tensors(fn):
+    staged = tf.function(fn)
+    for a, b in [(3, 5), (-4, 11), (0, 0)]:
+        assert _plain(staged(tf.constant(a), tf.constant(b))) == _plain(fn(a, b)), (a, b)
+
+
+# -- a nested function reads the variables it closes over when it is called ----
+
+def _closure_called_after_cond(a, b):
+    z = 1
+
+    def h(u):
+        return u + z
+
+    if a > 0:
+        z = z + a  # live after the conditional: h reads it
+    return h(2)
+
+
+def _closure_calling_closure_after_loop(a, b):
+    z = 1
+
+    def h(u):
+        return u * z
+
+    def g(u):
+        return h(u) + 1
+
+    for i in range(b % 4):
+        z = z + i
+    return g(3)
+
+
+@pytest.mark.parametrize("fn", [_closure_called_after_cond, _closure_calling_closure_after_loop])
+def test_a_closure_called_after_staged_control_flow_sees_its_values(fn):
+    staged = tf.function(fn)
+    for a, b in [(3, 5), (-4, 11), (0, 0)]:
+        assert _plain(staged(tf.constant(a), tf.constant(b))) == _plain(fn(a, b)), (a, b)
+
+
+def _function_defined_in_staged_loop_body(a, b):
+    x = a % 11
+    for i1 in range(2):  # the inner loop runs in Python first, staged once x is a tensor
+        for i2 in range(x % 4):
+            def k(u):
+                return (u + i2) % 11
+            x = k(x)
+        x = x + tf.constant(1)
+    return x
+
+
+def test_a_function_defined_in_a_staged_loop_body_is_not_a_changing_loop_variable():
+    # on Python values, the first inner loop runs in Python and defines k; the
+    # second is staged and defines k again: the same code over the same cells
+    for a, b in [(3, 5), (-4, 11), (0, 0)]:
+        staged = tf.function(_function_defined_in_staged_loop_body)
+        assert _plain(staged(a, b)) == _plain(_function_defined_in_staged_loop_body(a, b))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+import types
 
 import numpy as np
 
@@ -612,10 +613,13 @@ def _bind_created(names, init_values, values, results, location):
 
 
 class StagedZip:
-    """zip()/enumerate() over symbolic tensors: iterated in step by a staged loop."""
+    """zip()/enumerate() over symbolic tensors: iterated in step by a staged
+    loop. ``structure`` nests the items (``enumerate(zip(a, b))`` gives
+    ``(i, (x, y))``); by default a flat tuple, one item per tensor."""
 
-    def __init__(self, tensors):
+    def __init__(self, tensors, structure=None):
         self.tensors = tensors
+        self.structure = structure if structure is not None else tuple(range(len(tensors)))
 
     def __iter__(self):
         raise OperatorNotAllowedInGraphError(
@@ -697,6 +701,17 @@ def _pack_with_args(values, flat, is_var, args):
     return packed
 
 
+def _same_function(x, y) -> bool:
+    """A function the loop body defines again on each iteration (`def k(u):`
+    in the body): the same code over the same closure cells and defaults
+    behaves the same, whichever iteration made it."""
+    if not isinstance(x, types.FunctionType) or not isinstance(y, types.FunctionType) or x.__code__ is not y.__code__:
+        return False
+    cx, cy = x.__closure__ or (), y.__closure__ or ()
+    return (len(cx) == len(cy) and all(a is b for a, b in zip(cx, cy)) and x.__globals__ is y.__globals__
+            and (x.__defaults__ or ()) == (y.__defaults__ or ()) and x.__kwdefaults__ == y.__kwdefaults__)
+
+
 def _check_body_outputs(names, init_values, out_values, flat, is_var, args, location):
     """Validate the body's outputs against the loop variables; returns the
     flat result tensors."""
@@ -738,7 +753,7 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
                 if isinstance(x, TensorArray) or isinstance(y, TensorArray):
                     continue
                 try:
-                    same = type(x) is type(y) and not _is_tensorish(x) and x == y
+                    same = type(x) is type(y) and not _is_tensorish(x) and (x == y or _same_function(x, y))
                 except Exception:
                     same = False
                 if same:
@@ -1088,7 +1103,8 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
         for t in srcs:
             if t.shape.rank in (None, 0):
                 raise TypeError(f"{_where(location)}cannot iterate over a tensor of shape {t.shape}")
-        item_specs_struct = tuple(TensorSpec(t.shape[1:], t.dtype) for t in srcs)
+        item_specs_struct = nest.pack_sequence_as(iterable.structure,
+                                                  [TensorSpec(t.shape[1:], t.dtype) for t in srcs])
         item_specs = [(t.dtype, TensorShape(t.shape.dims[1:])) for t in srcs]
     else:
         kind = "tensor"
@@ -1511,6 +1527,11 @@ def _enumerate(x, start=0):
         return Dataset(lambda: it._it, it.element_spec).enumerate(start)
     if isinstance(x, (Dataset, GraphIterator)):
         return x.enumerate(start)
+    if isinstance(x, StagedZip):  # enumerate(zip(a, b)): (i, (x, y))
+        first = x.tensors[0]
+        n = first.shape.dims[0] if first.shape.dims and first.shape.dims[0] is not None else ops.shape(first)[0]
+        counter = ops.range(start, ops.add(n, start) if isinstance(n, Tensor) else n + start)
+        return StagedZip([counter] + list(x.tensors), (0, x.structure))
     if _staged(x):
         n = x.shape.dims[0] if x.shape.dims and x.shape.dims[0] is not None else ops.shape(x)[0]
         return StagedZip([ops.range(start, ops.add(n, start) if isinstance(n, Tensor) else n + start), x])
@@ -1533,8 +1554,16 @@ def _print(*args, sep=" ", end="\n", file=None, flush=False):
 
 
 def _zip(*args, **kw):
-    if any(_staged(a) for a in args):
-        return StagedZip([convert_to_tensor(a) for a in args])
+    if any(_staged(a) or isinstance(a, StagedZip) for a in args):
+        tensors, structure = [], []
+        for a in args:  # zip(enumerate(a), b): ((i, x), y)
+            if isinstance(a, StagedZip):
+                structure.append(nest.pack_sequence_as(a.structure, range(len(tensors), len(tensors) + len(a.tensors))))
+                tensors += a.tensors
+            else:
+                structure.append(len(tensors))
+                tensors.append(convert_to_tensor(a))
+        return StagedZip(tensors, tuple(structure))
     return builtins.zip(*args, **kw)
 
 
