@@ -89,3 +89,28 @@ def test_schedules(name, make, ref):
     for _ in range(6):
         step()
     assert np.isclose(-v.numpy(), sum(ref(s) for s in range(6)), rtol=1e-5)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: keras.optimizers.Adam(0.05), lambda: keras.optimizers.Adam(0.05, amsgrad=True),
+    lambda: keras.optimizers.AdamW(0.05), lambda: keras.optimizers.Adamax(0.05),
+    lambda: keras.optimizers.SGD(0.05, momentum=0.9), lambda: keras.optimizers.RMSprop(0.05),
+    lambda: keras.optimizers.Adagrad(0.05), lambda: keras.optimizers.Adadelta(0.05)])
+@pytest.mark.parametrize("staged", [False, True])
+def test_float64_variables_update_in_float64(make, staged):
+    # Bias corrections (beta ** step) are computed in the variable's dtype: a
+    # float64 variable gets the float32 run's values, and stays float64.
+    w0 = np.array([1.0, -2.0, 0.5])
+    grads = [RNG.standard_normal(3) for _ in range(3)]
+    expected = _run(make(), grads, w0)
+    opt, v = make(), tf.Variable(w0)
+
+    def step(g):
+        opt.apply_gradients([(g, v)])
+
+    if staged:
+        step = tf.function(step)
+    for g in grads:
+        step(tf.constant(g))
+    assert v.dtype == tf.float64
+    np.testing.assert_allclose(v.numpy(), expected, rtol=1e-5, atol=1e-6)

@@ -38,7 +38,7 @@ class Adamax(Optimizer):
         new_u = ops.maximum(u * self.beta_2, ops.abs(grad))
         m.assign(new_m)
         u.assign(new_u)
-        scale = lr / (1.0 - ops.pow(ops.convert_to_tensor(self.beta_1), step))
+        scale = lr / (1.0 - ops.pow(ops.convert_to_tensor(self.beta_1, dtype=step.dtype), step))
         var.assign_sub(scale * new_m / (new_u + self.epsilon))
 
 

@@ -153,7 +153,9 @@ class Optimizer:
             if self.weight_decay and id(v) not in self._excluded_from_decay and \
                     not any(n in v.name for n in getattr(self, "_excluded_names", ())):
                 v.assign_sub(v * (lr * self.weight_decay))  # decoupled weight decay, before the update
-            self._update(v, g, lr, step, self._slots[id(v)])
+            # The step count in the variable's own dtype, as the learning rate.
+            v_step = step if v.dtype is dt.float32 else ops.cast(step, v.dtype)
+            self._update(v, g, lr, v_step, self._slots[id(v)])
         return self.iterations.assign_add(1)
 
     def minimize(self, loss, var_list, tape=None):
@@ -223,7 +225,7 @@ class Adam(Optimizer):
 
     def _update(self, var, grad, lr, step, slots):
         b1, b2 = self.beta_1, self.beta_2
-        alpha = lr * ops.sqrt(1.0 - ops.pow(ops.convert_to_tensor(b2), step)) / (1.0 - ops.pow(ops.convert_to_tensor(b1), step))
+        alpha = lr * ops.sqrt(1.0 - ops.pow(ops.convert_to_tensor(b2, dtype=step.dtype), step)) / (1.0 - ops.pow(ops.convert_to_tensor(b1, dtype=step.dtype), step))
         m, v = slots["m"], slots["v"]
         new_m = m + (grad - m) * (1.0 - b1)
         new_v = v + (ops.square(grad) - v) * (1.0 - b2)
