@@ -16,7 +16,7 @@ from typing import Callable
 
 import libcst as cst
 
-from .._visiting import NodeVisitor, child_fields
+from .._visiting import _FIELDS, _IS_NODE, NodeVisitor, _is_node, child_fields
 from ._module import module_names
 from ._scope import own_scope
 from ._unconvertible import Construct, constructs, spans_a_line, word_lines
@@ -126,18 +126,36 @@ class _Analyzer(NodeVisitor):
             self.walk(target)
 
     # -- statements -------------------------------------------------------
-    def on_visit(self, node):
-        if self.scope_depth == 0 and _is_statement(node):
+    def walk(self, node) -> None:
+        """``NodeVisitor.walk`` with a frame per statement of the function's
+        own scope (pushed before its children, popped after), in one
+        function: the walk visits every node of every function."""
+        t = type(node)
+        is_statement = _is_statement_type.get(t)
+        if is_statement is None:
+            is_statement = _is_statement(node)
+        statement = is_statement and self.scope_depth == 0
+        if statement:
             self._push()
-        fn = self._visits.get(type(node).__name__)
-        if fn is not None:
-            r = fn(self, node)
-            return True if r is None else r
-        return True
-
-    def on_leave(self, original_node):
-        if self.scope_depth == 0 and _is_statement(original_node):
-            self._pop(original_node)
+        fn = self._visits.get(t.__name__)
+        if fn is None or fn(self, node) is not False:
+            fs = _FIELDS.get(t)
+            if fs is None:
+                fs = child_fields(t)
+            for name in fs:
+                v = getattr(node, name)
+                t = type(v)
+                if t is tuple or t is list:
+                    for x in v:
+                        is_node = _IS_NODE.get(type(x))
+                        if is_node or (is_node is None and _is_node(type(x))):
+                            self.walk(x)
+                else:
+                    is_node = _IS_NODE.get(t)
+                    if is_node or (is_node is None and _is_node(t)):
+                        self.walk(v)
+        if statement:
+            self._pop(node)
 
     def _header(self, expr):
         """Walk a compound statement's test or iterable, recording its own
