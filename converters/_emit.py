@@ -351,7 +351,12 @@ def _arg(node, st, default_comma=False):
     tokens = st.tokens
     if node.star:
         tokens.append(node.star)
-    _ws(node.whitespace_after_star, st)
+    ws = node.whitespace_after_star
+    if type(ws) is _SW:
+        if ws.value:
+            tokens.append(ws.value)
+    else:
+        emit(ws, st)
     keyword = node.keyword
     if keyword is not None:
         emit(keyword, st)
@@ -361,9 +366,24 @@ def _arg(node, st, default_comma=False):
             tokens.append(" = ")
     elif isinstance(equal, cst.AssignEqual):
         emit(equal, st)
-    emit(node.value, st)
-    _comma(node.comma, st, default_comma)
-    _ws(node.whitespace_after_arg, st)
+    value = node.value
+    f = _EMIT.get(type(value))
+    if f is None:
+        value._codegen(st)
+    else:
+        f(value, st)
+    comma = node.comma
+    if comma is _DEFAULT:
+        if default_comma:
+            tokens.append(", ")
+    else:
+        _comma(comma, st, default_comma)
+    ws = node.whitespace_after_arg
+    if type(ws) is _SW:
+        if ws.value:
+            tokens.append(ws.value)
+    else:
+        emit(ws, st)
 
 
 _EMIT[cst.Arg] = _arg
@@ -697,6 +717,9 @@ def _param(node, st, default_star, default_comma):
 
 @_on(cst.Parameters)
 def _parameters(node, st):
+    if (not node.params and node.star_arg is _DEFAULT and not node.kwonly_params and node.star_kwarg is None
+            and not node.posonly_params and node.posonly_ind is _DEFAULT):
+        return  # (no parameters: nothing to print)
     tokens = st.tokens
     star_arg = node.star_arg
     if star_arg is _DEFAULT:
@@ -1178,15 +1201,21 @@ def _function_def(node, st):
     tokens = st.tokens
     if node.leading_lines:
         _lines(node.leading_lines, st)
-    for decorator in node.decorators:
-        emit(decorator, st)
-    _lines(node.lines_after_decorators, st)
+    if node.decorators:
+        for decorator in node.decorators:
+            emit(decorator, st)
+    if node.lines_after_decorators:
+        _lines(node.lines_after_decorators, st)
     tokens.extend(st.indent_tokens)
     if node.asynchronous is not None:
         emit(node.asynchronous, st)
     tokens.append("def")
     _ws(node.whitespace_after_def, st)
-    emit(node.name, st)
+    name = node.name
+    if type(name) is cst.Name and not name.lpar and not name.rpar:
+        tokens.append(name.value)
+    else:
+        emit(name, st)
     _ws(node.whitespace_after_name, st)
     _type_parameters(node, st)
     tokens.append("(")
@@ -1197,7 +1226,10 @@ def _function_def(node, st):
         _annotation(node.returns, st, "->")
     _ws(node.whitespace_before_colon, st)
     tokens.append(":")
-    emit(node.body, st)
+    if type(node.body) is cst.IndentedBlock:
+        _indented_block(node.body, st)
+    else:
+        emit(node.body, st)
 
 
 @_on(cst.ClassDef)
