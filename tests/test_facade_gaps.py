@@ -517,3 +517,42 @@ def test_sparse_add_matmul_reduce_sum():
     np.testing.assert_allclose(tf.sparse.sparse_dense_matmul(c, m), np.array([[0, 13], [15, 17]]) @ m)
     assert float(tf.sparse.reduce_sum(c)) == 45.0
     assert tf.sparse.reduce_sum(c, axis=1).numpy().tolist() == [13.0, 32.0]
+
+
+# ------------------------------------ guides: integer division, initializers
+def test_truncatediv_and_truncatemod_round_towards_zero():
+    a = np.array([7, -7, 7, -7, 6, -6], np.int32)
+    b = np.array([2, 2, -2, -2, 3, 3], np.int32)
+    for got in _both(tf.math.truncatediv, tf.constant(a), tf.constant(b)):
+        np.testing.assert_array_equal(got, np.trunc(a / b).astype(np.int32))
+    for got in _both(tf.math.truncatemod, tf.constant(a), tf.constant(b)):
+        np.testing.assert_array_equal(got, np.fmod(a, b))
+    np.testing.assert_array_equal(tf.math.truncatemod(tf.constant([-7.5, 7.5]), 2.0), np.fmod([-7.5, 7.5], 2.0))
+
+
+def test_seeded_keras_initializers_repeat_their_values():
+    for cls in (tf.keras.initializers.GlorotUniform, tf.keras.initializers.HeNormal,
+                tf.keras.initializers.RandomNormal, tf.keras.initializers.TruncatedNormal,
+                tf.keras.initializers.Orthogonal):
+        init = cls(seed=3)
+        np.testing.assert_array_equal(init((4, 3)), init((4, 3)))
+        assert not np.array_equal(init((4, 3)), cls(seed=4)((4, 3)))
+    unseeded = tf.keras.initializers.GlorotUniform()
+    assert not np.array_equal(unseeded((4, 3)), unseeded((4, 3)))
+    limit = np.sqrt(6 / 7)
+    assert np.all(np.abs(tf.keras.initializers.GlorotUniform(seed=1)((4, 3)).numpy()) <= limit)
+
+
+def test_reductions_of_inf_and_nan_are_silent(recwarn):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"autograph_cli\.runtime(\.|$)")
+        x = tf.constant([np.inf, -np.inf, 1.0])
+        for got in _both(lambda t: (tf.reduce_sum(t), tf.reduce_mean(t), tf.reduce_prod(t), tf.reduce_max(t)), x):
+            assert np.isnan(got[0]) and np.isnan(got[1]) and got[2] == -np.inf and got[3] == np.inf
+        assert np.isnan(tf.reduce_mean(tf.zeros([0])).numpy())
+    half = tf.constant([[1.0, 2.0], [3.0, 5.0]], tf.float16)
+    assert tf.reduce_mean(half).dtype == tf.float16 and float(tf.reduce_mean(half)) == 2.75
+    np.testing.assert_array_equal(tf.reduce_mean(tf.constant([[1, 2], [3, 6]]), axis=0), [2, 4])

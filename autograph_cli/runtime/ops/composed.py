@@ -2,7 +2,8 @@
 gradients, ONNX export and XLA lowering are those of the ops they use.
 
 tf.slice, tf.strided_slice (the masks of TensorFlow's signature), tf.broadcast_to,
-tf.broadcast_static_shape, tf.broadcast_dynamic_shape, tf.linalg.matvec.
+tf.broadcast_static_shape, tf.broadcast_dynamic_shape, tf.linalg.matvec,
+tf.math.truncatediv, tf.math.truncatemod.
 """
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from .. import dtypes as dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape, as_shape
 from ..tensor import EagerTensor, Tensor
-from ._core import _t
+from ._core import _convert_pair, _t
 from .array import SELECT, expand_dims, fill, getitem, shape as _shape, squeeze, stack
 from ._core import apply1
-from .math import matmul
+from .math import cast, floordiv, floormod, logical_and, matmul, not_equal
 
-__all__ = ["slice_", "strided_slice", "broadcast_to", "broadcast_static_shape", "broadcast_dynamic_shape", "matvec"]
+__all__ = ["slice_", "strided_slice", "broadcast_to", "broadcast_static_shape", "broadcast_dynamic_shape", "matvec",
+           "truncatediv", "truncatemod"]
 
 
 def _elements(v, n=None):
@@ -128,3 +130,21 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
 
 
 _ = stack
+
+
+def truncatediv(x, y, name=None):
+    """tf.math.truncatediv: x / y rounded towards zero (C's integer division)."""
+    x, y = _convert_pair(x, y)
+    if x.dtype.is_integer:
+        q = floordiv(x, y)
+        negative = not_equal(x < 0, y < 0)
+        inexact = not_equal(floormod(x, y), _t(0, dtype=x.dtype))
+        return q + cast(logical_and(negative, inexact), x.dtype)
+    ratio = x / y
+    return apply1(SELECT, [ratio < 0, -floordiv(-ratio, _t(1, dtype=x.dtype)), floordiv(ratio, _t(1, dtype=x.dtype))])
+
+
+def truncatemod(x, y, name=None):
+    """tf.math.truncatemod: the remainder of truncatediv (its sign is x's, as C's %)."""
+    x, y = _convert_pair(x, y)
+    return x - y * truncatediv(x, y)

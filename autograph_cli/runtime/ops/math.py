@@ -219,13 +219,24 @@ def _reduce_infer(bool_only=False, out_dtype=None):
     return infer
 
 
+# The reductions call the ufuncs' reduce directly (ndarray.sum & co. are numpy
+# Python functions): numpy's RuntimeWarnings (inf - inf, overflow) are then
+# raised from this module, which the runtime's warnings filter silences, as
+# TensorFlow computes them silently.
+_REDUCE_UFUNC = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum", "any": "logical_or",
+                 "all": "logical_and"}
+
+
 def _reduce(fname, int_dtype=False):
+    ufunc_name = _REDUCE_UFUNC[fname]
+
     def kernel(x, axis, keepdims):
         x = np.asarray(x)
         if axis is not None and x.ndim == 0:
             axis = None
         kw = {"dtype": x.dtype} if int_dtype and x.dtype.kind in "iub" and x.dtype.kind != "b" else {}
-        return getattr(x, fname)(axis=axis, keepdims=keepdims, **kw)
+        # (looked up when called: the XLA lowering reuses this kernel with `np` bound to jax.numpy)
+        return getattr(np, ufunc_name).reduce(x, axis=axis, keepdims=keepdims, **kw)
 
     def emit(node, args, bind):
         axis = node.attrs["axis"]
@@ -233,16 +244,13 @@ def _reduce(fname, int_dtype=False):
         x = node.inputs[0]
         if x.shape.rank == 0:
             axis = None
-        parts = []
-        if axis is not None:
-            parts.append(f"axis={axis!r}")
+        parts = [f"axis={axis!r}"]  # (a ufunc's reduce defaults to axis 0)
         if keep:
             parts.append("keepdims=True")
         if int_dtype and x.dtype.is_integer:
             parts.append(f"dtype={bind(x.dtype.np)}")
-        if x.shape.rank == 0 or x.shape.rank is None:
-            return f"np.asarray({args[0]}).{fname}({', '.join(parts)})"
-        return f"{args[0]}.{fname}({', '.join(parts)})"
+        arg = args[0] if x.shape.rank else f"np.asarray({args[0]})"
+        return f"np.{_REDUCE_UFUNC[fname]}.reduce({arg}, {', '.join(parts)})"
 
     return kernel, emit
 
@@ -257,19 +265,15 @@ def _mean_kernel(x, axis, keepdims):
         if n == 0:
             return np.zeros_like(s).astype(x.dtype)
         return (np.sign(s) * (np.abs(s) // n)).astype(x.dtype)
+    if x.dtype.kind == "f":  # (np.add.reduce here: see _REDUCE_UFUNC)
+        n = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
+        acc = np.float32 if x.dtype == np.float16 else x.dtype.type  # (as ndarray.mean accumulates float16)
+        total = np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=acc)
+        return (total / acc(n) if n else total * acc(np.nan)).astype(x.dtype, copy=False)
     return x.mean(axis=axis, keepdims=keepdims)
 
 
 def _mean_emit(node, args, bind):
-    x = node.inputs[0]
-    if x.dtype.is_floating and (x.shape.rank or 0) > 0:
-        axis = node.attrs["axis"]
-        parts = []
-        if axis is not None:
-            parts.append(f"axis={axis!r}")
-        if node.attrs["keepdims"]:
-            parts.append("keepdims=True")
-        return f"{args[0]}.mean({', '.join(parts)})"
     return f"{bind(_partial(_mean_kernel, node.attrs))}({args[0]})"
 
 

@@ -1,6 +1,7 @@
 """tf.keras.initializers: callables (shape, dtype) -> tensor. Random ones
 draw from the runtime's generators, so `tf.random.set_seed` makes them
-repeatable."""
+repeatable; a seeded one (``seed=1``) gives the same values on every call,
+as Keras' do."""
 from __future__ import annotations
 
 import math
@@ -15,6 +16,29 @@ __all__ = [
     "he_normal", "lecun_normal", "lecun_uniform", "Identity", "identity", "Orthogonal", "orthogonal", "VarianceScaling",
     "get",
 ]
+
+
+def _rng(seed):
+    """A seeded initializer's generator, new on each call (the same values every
+    call); an unseeded one's, the runtime's (tf.random.set_seed's sequence)."""
+    import numpy as np
+
+    return np.random.default_rng(int(seed)) if seed is not None else ops._rng_for(None)
+
+
+def _uniform(shape, lo, hi, dtype, seed):
+    dtype = dt.as_dtype(dtype or dt.float32)
+    if seed is None:
+        return ops.random_uniform(tuple(shape), lo, hi, dtype=dtype)
+    return ops.convert_to_tensor(_rng(seed).uniform(lo, hi, size=tuple(shape)).astype(dtype.np), dtype=dtype)
+
+
+def _normal(shape, mean, stddev, dtype, seed):
+    dtype = dt.as_dtype(dtype or dt.float32)
+    if seed is None:
+        return ops.random_normal(tuple(shape), mean, stddev, dtype=dtype)
+    return ops.convert_to_tensor((_rng(seed).standard_normal(size=tuple(shape)) * stddev + mean).astype(dtype.np),
+                                 dtype=dtype)
 
 
 def _fans(shape):
@@ -100,7 +124,7 @@ class Orthogonal(Initializer):
             raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: shape={shape}")
         dtype = dt.as_dtype(dtype or dt.float32)
         rows, cols = math.prod(shape[:-1]), shape[-1]
-        a = ops._rng_for(self.seed).standard_normal(size=(max(rows, cols), min(rows, cols)))
+        a = _rng(self.seed).standard_normal(size=(max(rows, cols), min(rows, cols)))
         q, r = np.linalg.qr(a)
         q = q * np.sign(np.diag(r))
         if rows < cols:
@@ -113,7 +137,7 @@ class RandomNormal(Initializer):
         self.mean, self.stddev, self.seed = mean, stddev, seed
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return ops.random_normal(tuple(shape), self.mean, self.stddev, dtype=dtype or dt.float32, seed=self.seed)
+        return _normal(shape, self.mean, self.stddev, dtype, self.seed)
 
 
 class RandomUniform(Initializer):
@@ -121,7 +145,7 @@ class RandomUniform(Initializer):
         self.minval, self.maxval, self.seed = minval, maxval, seed
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return ops.random_uniform(tuple(shape), self.minval, self.maxval, dtype=dtype or dt.float32, seed=self.seed)
+        return _uniform(shape, self.minval, self.maxval, dtype, self.seed)
 
 
 class TruncatedNormal(Initializer):
@@ -137,7 +161,7 @@ class TruncatedNormal(Initializer):
 def _truncated(shape, mean, stddev, dtype, seed):
     import numpy as np
 
-    rng = ops._rng_for(seed)
+    rng = _rng(seed)
     x = rng.standard_normal(size=shape)
     bad = np.abs(x) > 2
     while bad.any():
@@ -161,9 +185,9 @@ class VarianceScaling(Initializer):
         var = self.scale / max(1.0, n)
         if self.distribution == "uniform":
             limit = math.sqrt(3.0 * var)
-            return ops.random_uniform(tuple(shape), -limit, limit, dtype=dtype, seed=self.seed)
+            return _uniform(shape, -limit, limit, dtype, self.seed)
         if self.distribution == "untruncated_normal":
-            return ops.random_normal(tuple(shape), 0.0, math.sqrt(var), dtype=dtype, seed=self.seed)
+            return _normal(shape, 0.0, math.sqrt(var), dtype, self.seed)
         # stddev of a unit normal truncated at +-2
         return _truncated(tuple(shape), 0.0, math.sqrt(var) / 0.87962566103423978, dtype, self.seed)
 
