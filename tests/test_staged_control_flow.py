@@ -1064,3 +1064,46 @@ def test_a_function_defined_in_a_staged_loop_body_is_not_a_changing_loop_variabl
     for a, b in [(3, 5), (-4, 11), (0, 0)]:
         staged = tf.function(_function_defined_in_staged_loop_body)
         assert _plain(staged(a, b)) == _plain(_function_defined_in_staged_loop_body(a, b))
+
+
+def test_set_loop_options_maximum_iterations_caps_while_and_for_loops(capsys):
+    v = tf.Variable(0)
+
+    @tf.function
+    def capped_while(n):
+        i = tf.constant(0)
+        while i < n:
+            tf.autograph.experimental.set_loop_options(maximum_iterations=7)
+            v.assign_add(1)
+            i += 1
+        return i
+
+    @tf.function
+    def capped_for(n, cap):
+        total = 0
+        for j in tf.range(n):
+            tf.autograph.experimental.set_loop_options(maximum_iterations=cap)
+            if j == 5:
+                break
+            total += j
+        return total
+
+    assert [int(capped_while(tf.constant(n))) for n in (3, 100)] == [3, 7]
+    assert int(v) == 10  # the body's effects ran 3 + 7 times (a capped loop is traced, not built twice)
+    assert [int(capped_for(tf.constant(n), tf.constant(c))) for n, c in ((3, 9), (100, 9), (100, 2))] == [3, 10, 1]
+    assert "while" in _node_names(capped_while, tf.constant(1))
+
+    @tf.function
+    def nested(n):
+        outer = tf.constant(0)
+        inner_total = tf.constant(0)
+        while outer < n:
+            tf.autograph.experimental.set_loop_options(maximum_iterations=2)
+            k = tf.constant(0)
+            while k < n:
+                k += 1
+            inner_total += k
+            outer += 1
+        return outer, inner_total
+
+    assert [int(t) for t in nested(tf.constant(5))] == [2, 10]

@@ -641,10 +641,20 @@ class _LoopFrame:
 _loop_frames: list = []
 
 
+# one holder per staged while loop being traced: the maximum_iterations its body asked for
+_max_iterations: list = []
+
+
 def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None, shape_invariants=None):
     """tf.autograph.experimental.set_loop_options, called inside a loop body."""
     if _loop_frames and shape_invariants:
         _loop_frames[-1].shape_invariants.extend(shape_invariants)
+    if maximum_iterations is not None and _max_iterations:
+        _max_iterations[-1][0] = maximum_iterations
+
+
+class _MaximumIterations(Exception):
+    """The body of a staged while loop set maximum_iterations: the loop is traced again with a counter."""
 
 
 def _stageable_leaf(x):
@@ -1033,8 +1043,38 @@ def _initial_invariants(values, shape_invariants):
     return out
 
 
-def staged_while(test_fn, body_fn, init_values, names, location=None, shape_invariants=None):
-    """test_fn(values) -> pred, body_fn(values) -> values."""
+def staged_while(test_fn, body_fn, init_values, names, location=None, shape_invariants=None,
+                 maximum_iterations=None):
+    """test_fn(values) -> pred, body_fn(values) -> values. With maximum_iterations
+    (given, or set by the body through set_loop_options), the loop also stops
+    after that many iterations: a counter joins the loop variables."""
+    if maximum_iterations is not None:
+        limit = convert_to_tensor(maximum_iterations, dtype=dt.int32)
+
+        def capped_test(vals):
+            return ops.logical_and(vals[-1] < limit, _bool_pred(test_fn(vals[:-1]), "a while loop"))
+
+        def capped_body(vals):
+            return list(body_fn(vals[:-1])) + [vals[-1] + 1]
+
+        _max_iterations.append([None])  # (the body's set_loop_options again: honored by this counter)
+        try:
+            out = _staged_while(capped_test, capped_body, list(init_values) + [0], list(names) + ["(iterations)"],
+                                location, shape_invariants, honor_options=False)
+        finally:
+            _max_iterations.pop()
+        return out[:-1]
+    _max_iterations.append([None])
+    try:
+        return _staged_while(test_fn, body_fn, init_values, names, location, shape_invariants)
+    except _MaximumIterations as e:
+        limit = e.args[0]
+    finally:
+        _max_iterations.pop()
+    return staged_while(test_fn, body_fn, init_values, names, location, shape_invariants, limit)
+
+
+def _staged_while(test_fn, body_fn, init_values, names, location, shape_invariants, honor_options=True):
     g = ctx.graph
     original = list(init_values)
     names, init_values, test_fn, body_fn, _, counted = _counted(names, init_values, test_fn, body_fn, location=location)
@@ -1064,6 +1104,8 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
 
     values, flat, is_var, (cond_b, body_b), out_values, _ = _trace_loop(names, values, location, trace_regions, "while",
                                                                       inv, counted)
+    if honor_options and _max_iterations[-1][0] is not None:  # (before the loop's node is built)
+        raise _MaximumIterations(_max_iterations[-1][0])
     inits = [x for x, v in zip(flat, is_var) if v]
     node = Node(g.unique_name("while"), WHILE, inits, {}, g.block)
     node.regions = (cond_b, body_b)
@@ -1077,9 +1119,40 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
     return _bind_created(names, original, values, results, location) if counted else results
 
 
-def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=None):
+def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=None, maximum_iterations=None):
     """Iterate a symbolic tensor (its first dimension) or a dataset.
-    extra_test_fn(values) -> pred or None; body_fn(item, values) -> values."""
+    extra_test_fn(values) -> pred or None; body_fn(item, values) -> values.
+    maximum_iterations (given, or set by the body): as staged_while's."""
+    if maximum_iterations is not None:
+        limit = convert_to_tensor(maximum_iterations, dtype=dt.int32)
+
+        def capped_test(vals):
+            below = vals[-1] < limit
+            if extra_test_fn is None:
+                return below
+            return ops.logical_and(below, _bool_pred(extra_test_fn(vals[:-1]), "a for loop"))
+
+        def capped_body(item, vals):
+            return list(body_fn(item, vals[:-1])) + [vals[-1] + 1]
+
+        _max_iterations.append([None])
+        try:
+            out = _staged_for(iterable, capped_test, capped_body, list(init_values) + [0],
+                              list(names) + ["(iterations)"], location, honor_options=False)
+        finally:
+            _max_iterations.pop()
+        return out[:-1]
+    _max_iterations.append([None])
+    try:
+        return _staged_for(iterable, extra_test_fn, body_fn, init_values, names, location)
+    except _MaximumIterations as e:
+        limit = e.args[0]
+    finally:
+        _max_iterations.pop()
+    return staged_for(iterable, extra_test_fn, body_fn, init_values, names, location, limit)
+
+
+def _staged_for(iterable, extra_test_fn, body_fn, init_values, names, location, honor_options=True):
     from .data import Dataset, GraphDataset, GraphIterator, _wrap_graph_values
 
     g = ctx.graph
@@ -1151,6 +1224,8 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
 
     values, flat, is_var, (extra_b, body_b), out_values, _ = _trace_loop(names, values, location, trace_regions, "for",
                                                                        None, counted)
+    if honor_options and _max_iterations[-1][0] is not None:  # (before the loop's node is built)
+        raise _MaximumIterations(_max_iterations[-1][0])
     inits = [x for x, v in zip(flat, is_var) if v]
     opdef = REDUCE_DATASET if kind == "dataset" else FOR
     nname = "ReduceDataset" if kind == "dataset" else "while"
