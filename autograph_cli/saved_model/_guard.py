@@ -27,6 +27,8 @@ _NP_DENY = {"load", "save", "savez", "savez_compressed", "fromfile", "loadtxt", 
             "frompyfunc", "vectorize", "piecewise", "apply_along_axis", "apply_over_axes", "set_printoptions",
             "seterr", "seterrcall", "setbufsize", "show_config", "info", "source", "who", "exec_command", "core"}
 _NP_SUBMODULES = {"linalg", "fft", "random", "char", "ma", "emath"}
+# the reductions emit np.<ufunc>.reduce (runtime/ops/math.py: _REDUCE_UFUNC)
+_NP_UFUNC_REDUCE = {"add", "multiply", "maximum", "minimum", "logical_or", "logical_and"}
 _NODES = {
     "Module", "FunctionDef", "arguments", "arg", "Return", "Assign", "AugAssign", "Expr", "If", "While", "For",
     "Break", "Continue", "Pass", "Name", "Load", "Store", "Constant", "Attribute", "Call", "keyword", "Starred",
@@ -75,7 +77,8 @@ def check(graph, inputs, outputs, name, where):
                 if node.attr.startswith("_") or node.attr in _NP_DENY:
                     bad = f"np.{node.attr}"
             elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "np":
-                if base.attr not in _NP_SUBMODULES or node.attr.startswith("_"):
+                if not (base.attr in _NP_SUBMODULES or (base.attr in _NP_UFUNC_REDUCE and node.attr == "reduce")) \
+                        or node.attr.startswith("_"):
                     bad = f"np.{base.attr}.{node.attr}"
             elif node.attr.startswith("_") and node.attr not in _HOOKS:
                 bad = f"the attribute {node.attr!r}"
