@@ -1107,3 +1107,20 @@ def test_set_loop_options_maximum_iterations_caps_while_and_for_loops(capsys):
         return outer, inner_total
 
     assert [int(t) for t in nested(tf.constant(5))] == [2, 10]
+
+def _function_defined_after_continue(a, b):
+    x = a % 11
+    for i in range(3):  # a Python loop; the rest after `continue` is a staged conditional
+        if x > 20 + i:
+            continue
+        def k(u):
+            return (u * 2 + i) % 13
+        x = k(x) + tf.constant(0)
+    return x
+
+
+def test_a_function_defined_in_a_staged_branch_again_is_the_same_value():
+    for a, b in [(3, 5), (-4, 11)]:
+        staged = tf.function(_function_defined_after_continue)
+        assert _plain(staged(a, b)) == _plain(_function_defined_after_continue(a, b))
+        assert _plain(staged(tf.constant(a), b)) == _plain(_function_defined_after_continue(a, b))

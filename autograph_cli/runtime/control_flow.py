@@ -188,7 +188,7 @@ def _merge(name, a, b, location, branch_names=("main", "else")):
         return ("same", a)
     if not any(_is_tensorish(x) for x in fa + fb):
         try:
-            if all(type(x) is type(y) and x == y for x, y in zip(fa, fb)):
+            if all(type(x) is type(y) and (x == y or _same_function(x, y)) for x, y in zip(fa, fb)):
                 return ("same", a)
         except Exception:
             pass
