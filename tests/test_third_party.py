@@ -10,7 +10,9 @@ only to compare, when a hooked run fails something).
 
 The packages are vendored as their PyPI sdists (MIT or BSD licensed; the
 sdists carry their licences) under tests/data/third_party, so that this
-tier needs no network: more-itertools, toolz, six and inflection.
+tier needs no network: more-itertools, toolz, six, inflection and boltons
+(whose suite reads frames: a sentinel factory records its caller's module,
+tracebacks utilities count frames, deprecation warnings use stacklevel).
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ SUITES = {
     "toolz-1.2.0": (["toolz", "tlz"], ["toolz/tests"]),
     "six-1.17.0": (["six", "test_six"], ["test_six.py"]),
     "inflection-0.5.1": (["inflection", "test_inflection"], ["test_inflection.py"]),
+    "boltons-26.2.0": (["boltons", "tests"], ["tests"]),
 }
 
 # Tests allowed to fail beyond the plain run's: {(suite, mode): test ids}.
