@@ -25,7 +25,7 @@ from . import ops
 from .ops import array as oa
 from .ops.array import gather_nd, scatter_nd
 from .ops.strings import pieces, split_parts
-from .ragged import (RaggedTensor, RaggedTensorSpec, map_flat_values, ragged_boolean_mask, ragged_concat,
+from .ragged import (RaggedTensor, RaggedTensorSpec, map_flat_values, values_of_composites, ragged_boolean_mask, ragged_concat,
                      ragged_constant, ragged_range, ragged_reduce, ragged_stack, row_splits_to_segment_ids,
                      segment_ids_to_row_splits, ragged_binary, ragged_unary, ragged_expand_dims, ragged_gather,
                      ragged_map_fn, ragged_shape, ragged_size, ragged_where)
@@ -509,20 +509,7 @@ def sparse_to_indicator(sp_input, vocab_size, name=None):
 
 def sparse_map_values(op, *args, **kwargs):
     """tf.sparse.map_values: `op` on the values of the SparseTensor arguments."""
-    found = []
-
-    def sub(x):
-        if isinstance(x, SparseTensor):
-            found.append(x)
-            return x.values
-        if isinstance(x, (list, tuple)):
-            return type(x)(sub(v) for v in x)
-        if isinstance(x, dict):
-            return {k: sub(v) for k, v in x.items()}
-        return x
-
-    a = sub(list(args))
-    kw = sub(dict(kwargs))
+    found, a, kw = values_of_composites(SparseTensor, lambda sp: sp.values, args, kwargs)
     if not found:
         raise ValueError("tf.sparse.map_values: no SparseTensor among the arguments")
     return found[0].with_values(op(*a, **kw))

@@ -1148,23 +1148,30 @@ def ragged_boolean_mask(data, mask, name=None):
     return RaggedTensor.from_row_lengths(oa.boolean_mask(t, m), lengths)
 
 
-def map_flat_values(op, *args, **kwargs):
-    """tf.ragged.map_flat_values: `op` applied to the flat values of the
-    RaggedTensor arguments; the result has their row partition."""
+def values_of_composites(cls, values_of, args, kwargs):
+    """(the ``cls`` instances found in ``args``/``kwargs`` (lists, tuples and
+    dicts searched), args and kwargs with each replaced by
+    ``values_of(instance)``): what map_flat_values / map_values call ``op``
+    with."""
     found = []
 
     def sub(x):
-        if isinstance(x, RaggedTensor):
+        if isinstance(x, cls):
             found.append(x)
-            return x.flat_values
+            return values_of(x)
         if isinstance(x, (list, tuple)):
             return type(x)(sub(v) for v in x)
         if isinstance(x, dict):
             return {k: sub(v) for k, v in x.items()}
         return x
 
-    a = sub(list(args))
-    kw = sub(dict(kwargs))
+    return found, sub(list(args)), sub(dict(kwargs))
+
+
+def map_flat_values(op, *args, **kwargs):
+    """tf.ragged.map_flat_values: `op` applied to the flat values of the
+    RaggedTensor arguments; the result has their row partition."""
+    found, a, kw = values_of_composites(RaggedTensor, lambda rt: rt.flat_values, args, kwargs)
     if not found:
         return op(*a, **kw)
     for other in found[1:]:
