@@ -16,7 +16,7 @@ from . import activations, initializers
 from ._layer import Layer, _take_regularizers
 
 __all__ = [
-    "Conv1D", "Conv2DTranspose", "MaxPooling1D", "AveragePooling1D", "MaxPool1D", "AvgPool1D", "ZeroPadding1D", "ZeroPadding2D",
+    "Conv1D", "MaxPooling1D", "AveragePooling1D", "MaxPool1D", "AvgPool1D", "ZeroPadding1D", "ZeroPadding2D",
     "UpSampling1D", "UpSampling2D", "LeakyReLU", "ELU", "PReLU", "Subtract", "Multiply", "Average", "Maximum",
     "Minimum", "add", "subtract", "multiply", "average", "maximum", "minimum", "concatenate", "RepeatVector",
     "Permute", "Rescaling", "Identity",
@@ -86,69 +86,6 @@ class Conv1D(Layer):
         y = nn_ops.conv2d(ops.expand_dims(x, 1), ops.expand_dims(self.kernel, 0), (1, self.strides[0]),
                           padding.upper(), dilations=(1, self.dilation_rate[0]))
         y = ops.squeeze(y, [1])
-        if self.bias is not None:
-            y = nn_ops.bias_add(y, self.bias)
-        return self.activation(y)
-
-
-def _pair(v, name):
-    if isinstance(v, int):
-        return (v, v)
-    v = tuple(int(a) for a in v)
-    if len(v) != 2:
-        raise ValueError(f"The `{name}` argument must be a tuple of 2 integers. Received: {v}")
-    return v
-
-
-class Conv2DTranspose(Layer):
-    """The transpose of a 2-D convolution (NHWC): up-samples by `strides`; kernel (kh, kw, filters, in)."""
-
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None, data_format=None,
-                 dilation_rate=(1, 1), activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
-        if data_format not in (None, "channels_last"):
-            raise ValueError("Conv2DTranspose supports data_format='channels_last' only")
-        if output_padding is not None:
-            raise NotImplementedError("Conv2DTranspose(output_padding=...) is not supported by this runtime")
-        _take_regularizers(self, kwargs, "kernel", "bias")
-        super().__init__(**kwargs)
-        self.filters = int(filters)
-        self.kernel_size = _pair(kernel_size, "kernel_size")
-        self.strides = _pair(strides, "strides")
-        self.padding = padding.lower()
-        if self.padding not in ("valid", "same"):
-            raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: {padding}")
-        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-
-    def build(self, input_shape):
-        shape = TensorShape(input_shape)
-        if shape.rank != 4:
-            raise ValueError(f"Input 0 of layer \"{self.name}\" is incompatible with the layer: expected ndim=4, "
-                             f"found ndim={shape.rank}. Full shape received: {shape}")
-        c = shape.dims[-1]
-        if c is None:
-            raise ValueError(f"The channel dimension of the inputs to `Conv2DTranspose` should be defined. Found "
-                             f"None. Full input shape received: {shape}")
-        self.kernel = self.add_weight("kernel", self.kernel_size + (self.filters, c), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
-        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer) if self.use_bias else None
-        self.built = True
-
-    def _out(self, n, axis):
-        """Keras' deconv_output_length (without output_padding)."""
-        k = self.kernel_size[axis] + (self.kernel_size[axis] - 1) * (self.dilation_rate[axis] - 1)
-        s = self.strides[axis]
-        return n * s if self.padding == "same" else n * s + max(k - s, 0)
-
-    def call(self, inputs):
-        shape = [_dim(inputs, 0), self._out(_dim(inputs, 1), 0), self._out(_dim(inputs, 2), 1), self.filters]
-        y = nn_ops.conv2d_transpose(inputs, self.kernel, shape, self.strides, self.padding.upper(),
-                                    dilations=self.dilation_rate)
         if self.bias is not None:
             y = nn_ops.bias_add(y, self.bias)
         return self.activation(y)

@@ -16,12 +16,13 @@ from . import _attention, _more_layers, _text
 from ._attention import *  # noqa: F403
 from ._layer import KerasTensor, Layer, _take_regularizers
 from ._more_layers import *  # noqa: F403
+from ._more_layers import _dim
 from ._text import *  # noqa: F403
 from ._recurrent import (GRU, LSTM, RNN, Bidirectional, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell, StackedRNNCells,
                          TimeDistributed)
 
 __all__ = [
-    "Layer", "Input", "InputLayer", "Dense", "Conv2D", "MaxPooling2D", "MaxPool2D", "AveragePooling2D",
+    "Layer", "Input", "InputLayer", "Dense", "Conv2D", "Conv2DTranspose", "MaxPooling2D", "MaxPool2D", "AveragePooling2D",
     "AvgPool2D", "GlobalAveragePooling1D", "GlobalMaxPooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling2D", "Flatten", "Reshape", "Dropout", "Embedding",
     "LayerNormalization", "BatchNormalization", "Activation", "ReLU", "Softmax", "Lambda", "Concatenate", "Add",
     "SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN", "SimpleRNN", "LSTM", "GRU", "Bidirectional",
@@ -124,7 +125,7 @@ class Conv2D(Layer):
                  activation=None, use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  **kwargs):
         if data_format not in (None, "channels_last"):
-            raise ValueError("Conv2D supports data_format='channels_last' only")
+            raise ValueError(f"{type(self).__name__} supports data_format='channels_last' only")
         _take_regularizers(self, kwargs, "kernel", "bias")
         super().__init__(**kwargs)
         self.filters = int(filters)
@@ -144,14 +145,47 @@ class Conv2D(Layer):
             raise ValueError(f"Input 0 of layer \"{self.name}\" is incompatible with the layer: expected ndim=4, "
                              f"found ndim={TensorShape(input_shape).rank}. Full shape received: {TensorShape(input_shape)}")
         c = _static_dim(input_shape, -1, self, "channel")
-        self.kernel = self.add_weight("kernel", self.kernel_size + (c, self.filters), initializer=self.kernel_initializer,
+        self.kernel = self.add_weight("kernel", self._kernel_shape(c), initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer)
         self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
                                     regularizer=self.bias_regularizer) if self.use_bias else None
         self.built = True
 
+    def _kernel_shape(self, channels):
+        return self.kernel_size + (channels, self.filters)
+
     def call(self, inputs):
         y = nn_ops.conv2d(inputs, self.kernel, self.strides, self.padding.upper(), dilations=self.dilation_rate)
+        if self.bias is not None:
+            y = nn_ops.bias_add(y, self.bias)
+        return self.activation(y)
+
+
+class Conv2DTranspose(Conv2D):
+    """The transpose of a 2-D convolution (NHWC): up-samples by `strides`; kernel (kh, kw, filters, in)."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None, data_format=None,
+                 dilation_rate=(1, 1), activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", **kwargs):
+        if output_padding is not None:
+            raise NotImplementedError("Conv2DTranspose(output_padding=...) is not supported by this runtime")
+        super().__init__(filters, kernel_size, strides=strides, padding=padding, data_format=data_format,
+                         dilation_rate=dilation_rate, activation=activation, use_bias=use_bias,
+                         kernel_initializer=kernel_initializer, bias_initializer=bias_initializer, **kwargs)
+
+    def _kernel_shape(self, channels):
+        return self.kernel_size + (self.filters, channels)
+
+    def _out(self, n, axis):
+        """Keras' deconv_output_length (without output_padding)."""
+        k = self.kernel_size[axis] + (self.kernel_size[axis] - 1) * (self.dilation_rate[axis] - 1)
+        s = self.strides[axis]
+        return n * s if self.padding == "same" else n * s + max(k - s, 0)
+
+    def call(self, inputs):
+        shape = [_dim(inputs, 0), self._out(_dim(inputs, 1), 0), self._out(_dim(inputs, 2), 1), self.filters]
+        y = nn_ops.conv2d_transpose(inputs, self.kernel, shape, self.strides, self.padding.upper(),
+                                    dilations=self.dilation_rate)
         if self.bias is not None:
             y = nn_ops.bias_add(y, self.bias)
         return self.activation(y)
