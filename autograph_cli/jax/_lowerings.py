@@ -5,7 +5,7 @@ Each lowering is attached to its op's one declaration with
 ``lowering(node, *input_values)`` while JAX traces the graph, and gets the
 op's output (a tuple for several outputs). Three sources, in order:
 
-- ops written as a numpy expression template (``AddV2``: ``{0} + {1}``) get
+- ops declared with a numpy expression template (``OpDef.expr``; ``AddV2``: ``{0} + {1}``) get
   the same expression evaluated with ``jax.numpy`` (so the two cannot
   disagree);
 - ops whose numpy kernel only calls numpy functions jax.numpy also has
@@ -132,9 +132,8 @@ def lowering_for(op):
     low = op.lowerings.get("jax")
     if low is not None:
         return low
-    d = op.emit.__defaults__
-    if d and isinstance(d[0], str):
-        low = _from_expr(d[0])
+    if op.expr is not None:
+        low = _from_expr(op.expr)
     elif op.name in _JNP_KERNELS:
         low = _from_kernel(op.kernel)
     if low is not None:

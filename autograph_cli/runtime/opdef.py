@@ -130,7 +130,8 @@ class Signature:
 
 
 class OpDef:
-    __slots__ = ("name", "infer", "kernel", "emit", "effect", "nofold", "grad", "eager_dtype", "lowerings", "sig")
+    __slots__ = ("name", "infer", "kernel", "emit", "effect", "nofold", "grad", "eager_dtype", "lowerings", "sig",
+                 "expr")
 
     def __init__(self, name: str, infer: Infer, kernel: Kernel | None, emit: Emit, effect: bool = False,
                  nofold: bool = False, sig: Signature | None = None) -> None:
@@ -148,6 +149,9 @@ class OpDef:
         # registered by the engine's package (register_lowering), which the
         # runtime never imports
         self.lowerings: dict[str, Callable[..., Any]] = {}
+        # the numpy expression template of an op declared with `expr` ("{0} + {1}"):
+        # other engines evaluate the same template over their own array module
+        self.expr: str | None = None
 
     def __repr__(self):
         return f"<OpDef {self.name}>"
@@ -241,6 +245,7 @@ def define(name: str, infer: Infer, kernel: Kernel | None = None, expr: str | No
     elif emit is None:
         emit = _call_emit(kernel)
     op = OpDef(name, infer, kernel, emit, effect, nofold, signature)
+    op.expr = expr
     op.eager_dtype = getattr(infer, "eager_dtype", None)
     op.grad = GRADS.get(name)
     REGISTRY[name] = op
@@ -248,7 +253,6 @@ def define(name: str, infer: Infer, kernel: Kernel | None = None, expr: str | No
 
 
 def _expr_emit(expr: str) -> Emit:
-    # (the template stays the first default: the JAX engine derives its lowering from it)
     def emit(node, args, bind, _e=expr):
         return "(" + _e.format(*args) + ")"
 
