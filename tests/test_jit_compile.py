@@ -397,6 +397,20 @@ def test_string_argument_is_refused():
         tf.function(f, jit_compile=True)(tf.constant("abc"))
 
 
+def test_dynamic_size_tensor_array_with_an_initial_size_is_refused():
+    # Its final length is max(initial size, last index written + 1): here 2,
+    # where a buffer of initial size + writes would stack 3 values.
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=1, dynamic_size=True)
+        for i in tf.range(2):
+            ta = ta.write(i, x)
+        return ta.stack()
+
+    assert tf.function(f)(tf.constant(1.0)).numpy().tolist() == [1.0, 1.0]
+    msg = _refused(f, (tf.constant(1.0),), "TensorArrayV3", "TensorArray(")
+    assert "nonzero initial size" in msg
+
+
 def test_data_dependent_shape_is_refused():
     def f(n):
         return tf.range(n) * 2

@@ -728,6 +728,12 @@ def _h_ta_new(w, node):
         w.env[id(node.outputs[0])] = (v, jnp.asarray(v.shape[0], jnp.int32))
         return
     size = w.get(node.inputs[0])
+    if spec.dynamic and spec.extra and not (_is_static(size) and int(size) == 0):
+        # Its final size is max(initial size, last index written + 1), known
+        # only when the graph runs: the buffer would be too long.
+        raise _refuse(w.plan.fname, node, "a TensorArray with dynamic_size=True and a nonzero initial size, "
+                                          "written in the function (XLA needs its final size when compiling: "
+                                          "start it at size 0, or give it a fixed size)")
     capacity = spec.capacity
     if capacity is None:  # the size is known now, while compiling, or never
         if not _is_static(size):
