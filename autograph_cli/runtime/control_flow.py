@@ -634,7 +634,9 @@ class _LoopFrame:
         self.shape_invariants = []
         self.explicit: set = set()  # positions of loop-variable tensors with a shape invariant the user gave
         self.args = args
-        self.lists = lists or {}  # id of a list the blocks see -> (its loop variable's index, its length)
+        # id of a list the blocks see -> (its loop variable's index, its length,
+        # the list: held so that its id is not reused by a list made later)
+        self.lists = lists or {}
         self.array_requests: set = set()  # indices of lists the body appends to
 
 
@@ -707,7 +709,7 @@ def _pack_with_args(values, flat, is_var, args):
         lists = _loop_frames[-1].lists
         for i, v in enumerate(packed):
             if type(v) is list:
-                lists[id(v)] = (i, len(v))
+                lists[id(v)] = (i, len(v), v)
     return packed
 
 
@@ -908,7 +910,7 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
     for attempt in range(3):
         flat, is_var = _flat_loop(values)
         specs = _specs_for(flat, is_var, invariants)
-        frame = _LoopFrame(None, {id(v): (i, len(v)) for i, v in enumerate(values) if type(v) is list})
+        frame = _LoopFrame(None, {id(v): (i, len(v), v) for i, v in enumerate(values) if type(v) is list})
         frame.explicit = {j for j, x in enumerate(x for x, v in zip(flat, is_var) if v) if id(x) in explicit}
         _loop_frames.append(frame)
         del _relax_requests[:]
