@@ -1050,30 +1050,38 @@ def staged_while(test_fn, body_fn, init_values, names, location=None, shape_inva
     """test_fn(values) -> pred, body_fn(values) -> values. With maximum_iterations
     (given, or set by the body through set_loop_options), the loop also stops
     after that many iterations: a counter joins the loop variables."""
-    if maximum_iterations is not None:
-        limit = convert_to_tensor(maximum_iterations, dtype=dt.int32)
-
+    def capped(limit):
         def capped_test(vals):
             return ops.logical_and(vals[-1] < limit, _bool_pred(test_fn(vals[:-1]), "a while loop"))
 
         def capped_body(vals):
             return list(body_fn(vals[:-1])) + [vals[-1] + 1]
 
-        _max_iterations.append([None])  # (the body's set_loop_options again: honored by this counter)
+        return _staged_while(capped_test, capped_body, list(init_values) + [0], list(names) + ["(iterations)"],
+                             location, shape_invariants, honor_options=False)[:-1]
+
+    return _with_maximum_iterations(
+        lambda: _staged_while(test_fn, body_fn, init_values, names, location, shape_invariants),
+        capped, maximum_iterations)
+
+
+def _with_maximum_iterations(trace, trace_capped, maximum_iterations):
+    """trace() the loop; with maximum_iterations given, or set by the body through
+    set_loop_options (then the first trace is abandoned), trace_capped(limit) instead:
+    a counter joins the loop variables and the loop also stops after `limit` iterations."""
+    if maximum_iterations is None:
+        _max_iterations.append([None])
         try:
-            out = _staged_while(capped_test, capped_body, list(init_values) + [0], list(names) + ["(iterations)"],
-                                location, shape_invariants, honor_options=False)
+            return trace()
+        except _MaximumIterations as e:
+            maximum_iterations = e.args[0]
         finally:
             _max_iterations.pop()
-        return out[:-1]
-    _max_iterations.append([None])
+    _max_iterations.append([None])  # (the body's set_loop_options again: honored by the counter)
     try:
-        return _staged_while(test_fn, body_fn, init_values, names, location, shape_invariants)
-    except _MaximumIterations as e:
-        limit = e.args[0]
+        return trace_capped(convert_to_tensor(maximum_iterations, dtype=dt.int32))
     finally:
         _max_iterations.pop()
-    return staged_while(test_fn, body_fn, init_values, names, location, shape_invariants, limit)
 
 
 def _staged_while(test_fn, body_fn, init_values, names, location, shape_invariants, honor_options=True):
@@ -1125,9 +1133,7 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
     """Iterate a symbolic tensor (its first dimension) or a dataset.
     extra_test_fn(values) -> pred or None; body_fn(item, values) -> values.
     maximum_iterations (given, or set by the body): as staged_while's."""
-    if maximum_iterations is not None:
-        limit = convert_to_tensor(maximum_iterations, dtype=dt.int32)
-
+    def capped(limit):
         def capped_test(vals):
             below = vals[-1] < limit
             if extra_test_fn is None:
@@ -1137,21 +1143,12 @@ def staged_for(iterable, extra_test_fn, body_fn, init_values, names, location=No
         def capped_body(item, vals):
             return list(body_fn(item, vals[:-1])) + [vals[-1] + 1]
 
-        _max_iterations.append([None])
-        try:
-            out = _staged_for(iterable, capped_test, capped_body, list(init_values) + [0],
-                              list(names) + ["(iterations)"], location, honor_options=False)
-        finally:
-            _max_iterations.pop()
-        return out[:-1]
-    _max_iterations.append([None])
-    try:
-        return _staged_for(iterable, extra_test_fn, body_fn, init_values, names, location)
-    except _MaximumIterations as e:
-        limit = e.args[0]
-    finally:
-        _max_iterations.pop()
-    return staged_for(iterable, extra_test_fn, body_fn, init_values, names, location, limit)
+        return _staged_for(iterable, capped_test, capped_body, list(init_values) + [0],
+                           list(names) + ["(iterations)"], location, honor_options=False)[:-1]
+
+    return _with_maximum_iterations(
+        lambda: _staged_for(iterable, extra_test_fn, body_fn, init_values, names, location),
+        capped, maximum_iterations)
 
 
 def _staged_for(iterable, extra_test_fn, body_fn, init_values, names, location, honor_options=True):
