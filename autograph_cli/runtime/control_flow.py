@@ -905,6 +905,7 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
     g = ctx.graph
     invariants = dict(invariants or {})
     explicit = set(invariants)  # ids of the leaves whose invariant the user gave
+    held = []  # every leaf keyed by id() above is held here, so its id cannot be reused in this loop
     list_error = None  # the error that made the loop carry its Python lists as TensorArrays
     values = list(init_values)
     for attempt in range(3):
@@ -978,6 +979,7 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
                     if a is tensor and i < len(var_leaves):
                         shape = TensorShape(shape)
                         explicit.add(id(var_leaves[i]))
+                        held.append(var_leaves[i])
                         # (an unknown-rank TensorShape(None) equals None: compare with presence too)
                         if id(var_leaves[i]) not in invariants or invariants[id(var_leaves[i])] != shape:
                             invariants[id(var_leaves[i])] = shape
@@ -991,6 +993,7 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
             leaf = flat[k]
             if invariants.get(id(leaf)) != shape:
                 invariants[id(leaf)] = shape
+                held.append(leaf)
                 retry = True
         # generated return values: None before the loop, a tensor inside
         new_values = []
@@ -1013,6 +1016,7 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
                         b = b._value if isinstance(b, LoopBound) else b
                         if isinstance(p, Tensor) and isinstance(b, Tensor) and not b.shape.is_fully_defined():
                             invariants[id(p)] = b.shape
+                            held.append(p)
                     retry = True
             elif v is UNDEFINED_RETURN and o is not UNDEFINED_RETURN:
                 saved = g.block
