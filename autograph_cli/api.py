@@ -388,7 +388,7 @@ def to_graph(fn: _F) -> _F:
     new.__dict__.update(fn.__dict__)
     new.__wrapped__ = fn  # type: ignore[attr-defined]
     if functional is not None:
-        _calls.functional_forms[new] = form
+        _calls.register_form(new, form)
     return cast(_F, new)
 
 

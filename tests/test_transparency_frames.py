@@ -716,3 +716,85 @@ def test_converted_caller_sees_the_traceback_python_gives(hook_import, forced):
             return tb2.tb_next.tb_next is tb, tb2.tb_next.tb_frame.f_code.co_name, tb2.tb_next.tb_lineno
         """)
     assert mod.check() == (True, "reraise", 9)
+
+
+def test_defaults_assigned_after_the_definition(hook_import, forced):
+    # (converted callers call the functional form directly: it must take
+    # the function's defaults as they are at the call, not as they were
+    # when the form was registered)
+    mod = hook_import("""\
+        def f(a, b=1, *, c=10):
+            if a:
+                return a + b + c
+            return b + c
+
+
+        class K:
+            def m(self, k=1):
+                if k:
+                    return k
+                return -1
+
+
+        class J(K):
+            def m(self, k=2):
+                return super().m(k) * 10
+
+
+        def call_f(*args, **kwargs):
+            return f(*args, **kwargs)
+
+
+        def call_m(obj):
+            return obj.m()
+        """)
+    assert mod.call_f(1) == 12 and mod.call_m(mod.K()) == 1 and mod.call_m(mod.J()) == 20
+    mod.f.__defaults__ = (100,)
+    mod.f.__kwdefaults__ = {"c": 1000}
+    mod.K.m.__defaults__ = (5,)
+    mod.J.m.__defaults__ = (7,)
+    assert mod.call_f(1) == 1101 and mod.call_f(0) == 1100
+    assert mod.call_m(mod.K()) == 5 and mod.call_m(mod.J()) == 70
+    mod.f.__kwdefaults__["c"] = 0  # (the same dict: mutated in place)
+    assert mod.call_f(1) == 101
+    mod.f.__defaults__ = None
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'b'"):
+        mod.call_f(1)
+
+
+def test_code_assigned_after_the_definition(hook_import, forced):
+    mod = hook_import("""\
+        def f(x):
+            if x:
+                return "f"
+            return None
+
+
+        def g(x):
+            if x:
+                return "g"
+            return None
+
+
+        def call(x):
+            return f(x)
+        """)
+    assert mod.call(1) == "f"
+    mod.f.__code__ = mod.g.__code__
+    assert mod.call(1) == "g"
+
+
+def test_defaults_assigned_after_to_graph(forced):
+    def f(a, b=1):
+        if a:
+            return a + b
+        return b
+
+    def call(x):
+        return g(x)
+
+    g = autograph_cli.to_graph(f)
+    conv_call = autograph_cli.to_graph(call)
+    assert conv_call(1) == 2
+    g.__defaults__ = (5,)
+    assert conv_call(1) == 6

@@ -255,9 +255,9 @@ def _direct(module_globals: dict, key: str, form, stub_code) -> bool:
     form.__defaults__, form.__kwdefaults__ = stub.__defaults__, stub.__kwdefaults__
     if lead:
         cell = stub.__closure__[stub_code.co_freevars.index("__class__")]
-        functional_forms[stub] = functools.partial(form, cell.cell_contents)
+        register_form(stub, functools.partial(form, cell.cell_contents))
     else:
-        functional_forms[stub] = form
+        register_form(stub, form)
     return True
 
 
@@ -584,10 +584,43 @@ def filter_for_reraise(exc: BaseException) -> None:
 _RERAISE_KEEPS_HANDLER_TB = sys.version_info < (3, 11)
 
 
-#: converted function -> its functional form, with the same signature: what
-#: a call in converted code runs under a trace (no frame of the converted
-#: function's own between the caller and the user's statements, as in Python).
+#: converted function -> (its functional form, with the same signature; the
+#: function's code when it was registered): what a call in converted code
+#: runs under a trace (no frame of the converted function's own between the
+#: caller and the user's statements, as in Python).
 functional_forms: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def register_form(func, form) -> None:
+    """Converted callers call ``form`` (a function taking ``func``'s
+    arguments, or a ``functools.partial`` of one) for ``func`` under a
+    trace, with ``func``'s defaults as they are at the call."""
+    functional_forms[func] = (form, func.__code__)
+
+
+def _form_of(conv):
+    """What a converted caller calls for the converted function ``conv``
+    under a trace: its registered form, with ``conv``'s current defaults
+    (a program may assign ``__defaults__`` / ``__kwdefaults__`` after the
+    definition), or ``conv`` itself (none registered, or ``conv.__code__``
+    was replaced since)."""
+    entry = functional_forms.get(conv)
+    if entry is None:
+        return conv
+    form, code = entry
+    fn = form.func if type(form) is functools.partial else form
+    if fn.__defaults__ is conv.__defaults__ and fn.__kwdefaults__ is conv.__kwdefaults__:
+        if conv.__code__ is code:
+            return form
+        del functional_forms[conv]
+        return conv
+    # (a copy: one form may serve several functions of one definition)
+    new = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, conv.__defaults__, fn.__closure__)
+    new.__kwdefaults__ = conv.__kwdefaults__
+    new.__qualname__, new.__module__ = fn.__qualname__, fn.__module__
+    form = functools.partial(new, *form.args) if type(form) is functools.partial else new
+    functional_forms[conv] = (form, code)
+    return _form_of(conv)
 
 
 def converted(func):
@@ -596,14 +629,14 @@ def converted(func):
     if t is types.FunctionType:
         conv = _convert_function(func)
         if not _ops.fast:
-            return functional_forms.get(conv, conv)
+            return _form_of(conv)
         return conv
     if t is types.MethodType:
         inner = func.__func__
         if type(inner) is types.FunctionType:
             conv = _convert_function(inner)
             if not _ops.fast:
-                conv = functional_forms.get(conv, conv)
+                conv = _form_of(conv)
             if conv is not inner:
                 return types.MethodType(conv, func.__self__)
         return func
