@@ -33,6 +33,26 @@ def _np_and_spec(x, dtype=None):
     return t._value, TensorSpec(t.shape, t.dtype)
 
 
+def _generator_value(v, spec):
+    """A value a from_generator generator yielded, as its spec's dtype; an
+    element of another shape or one the dtype cannot hold is an error when the
+    iterator reaches it (TensorFlow: InvalidArgumentError naming both)."""
+    if isinstance(v, Tensor):
+        v = v._value
+    try:
+        arr = to_numpy(v, spec.dtype)[0]
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidArgumentError(
+            None, "PyFunc", "TypeError: `generator` yielded an element that could not be converted to the "
+            f"expected type. The expected type was {spec.dtype.name}, but the yielded element was {v!r}.") from None
+    shape = TensorShape(np.shape(arr))
+    if not shape.is_subtype_of(spec.shape):
+        raise InvalidArgumentError(
+            None, "PyFunc", f"TypeError: `generator` yielded an element of shape {shape} where an element "
+            f"of shape {spec.shape} was expected.")
+    return arr
+
+
 class Dataset:
     """A re-iterable source of elements (nested structures of tensors)."""
 
@@ -159,10 +179,14 @@ class Dataset:
         def it():
             gen = generator(*(args or ()))
             for elem in gen:
-                flat = nest.flatten(elem) if nest.is_nested(spec) else [elem]
-                if len(flat) != len(specs):
-                    raise TypeError(f"generator yielded an element that did not match the structure {spec!r}: {elem!r}")
-                yield [to_numpy(v, s.dtype)[0] if not isinstance(v, Tensor) else v._value for v, s in zip(flat, specs)]
+                try:  # a list the structure has as one leaf is one value (TensorFlow: flatten_up_to)
+                    flat = nest.flatten_up_to(spec, elem)
+                except ValueError:
+                    raise InvalidArgumentError(
+                        None, "PyFunc", "TypeError: `generator` yielded an element that did not match the "
+                        f"expected structure. The expected structure was {spec!r}, but the yielded element "
+                        f"was {elem!r}.") from None
+                yield [_generator_value(v, s) for v, s in zip(flat, specs)]
 
         return Dataset(it, spec)
 
@@ -396,6 +420,25 @@ class Dataset:
 
         n, c = self._card, _static_count(count, 0)
         card = -2 if c is None else 0 if c < 0 else n if n < 0 else builtins.max(n - c, 0)
+        return Dataset(it, self.element_spec, card)
+
+    def shard(self, num_shards, index, name=None):
+        """Every num_shards-th element, starting at element `index`."""
+        src = self
+        k = _int_arg(num_shards, "num_shards", None)
+        i0 = _int_arg(index, "index", None)
+        if k is None or k <= 0:
+            raise InvalidArgumentError(None, "ShardDataset", f"Number of shards must be greater than zero (currently num_shards = {k}).")
+        if i0 is None or not 0 <= i0 < k:
+            raise InvalidArgumentError(None, "ShardDataset", f"Index must be between 0 and {k - 1} (currently index = {i0}).")
+
+        def it():
+            for i, flat in enumerate(src._make_iter()):
+                if i % k == i0:
+                    yield flat
+
+        n = self._card
+        card = n if n < 0 else n // k + (1 if n % k > i0 else 0)
         return Dataset(it, self.element_spec, card)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):

@@ -53,6 +53,16 @@ class DTypeMismatchError(InvalidArgumentError, TypeError):
     """Two tensors of different dtypes met in one op (no silent promotion)."""
 
 
+class EagerShapeError(InvalidArgumentError, ValueError):
+    """An op run eagerly on operands whose shapes it refuses (matmul of
+    mismatched matrices, an index out of range, ...): TensorFlow's kernels raise
+    InvalidArgumentError there, and the same check while tracing is a
+    ValueError, so it is both. Named InvalidArgumentError, as TensorFlow's."""
+
+
+EagerShapeError.__name__ = EagerShapeError.__qualname__ = "InvalidArgumentError"
+
+
 class LoopVariableTypeError(InvalidArgumentError, TypeError):
     """A staged loop variable changed its dtype."""
 

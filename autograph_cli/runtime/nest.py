@@ -48,6 +48,30 @@ def _flatten(x, out, ec):
         out.append(x)
 
 
+def flatten_up_to(shallow, x):
+    """x's subtrees at the leaves of `shallow` (a list in x where shallow has a
+    leaf stays one value); ValueError when x lacks a branch shallow has."""
+    out: list = []
+    _flatten_up_to(shallow, x, out)
+    return out
+
+
+def _flatten_up_to(s, x, out):
+    if not isinstance(s, (list, tuple, dict)):
+        out.append(x)
+        return
+    if isinstance(s, dict):
+        if not isinstance(x, dict) or sorted_keys(s) != sorted_keys(x):
+            raise ValueError(f"The two structures don't have the same keys: {s!r} and {x!r}")
+        for k in sorted_keys(s):
+            _flatten_up_to(s[k], x[k], out)
+        return
+    if not isinstance(x, (list, tuple)) or len(x) != len(s):
+        raise ValueError(f"The two structures don't have the same sequence length: {s!r} and {x!r}")
+    for a, b in zip(s, x):
+        _flatten_up_to(a, b, out)
+
+
 def pack_sequence_as(structure, flat, expand_composites=True):
     it = iter(flat)
     res = _pack(structure, it, expand_composites)

@@ -9,6 +9,7 @@ sequence (the numbers are numpy's, not TensorFlow's Philox bits).
 """
 from __future__ import annotations
 
+import enum
 import os
 
 import numpy as np
@@ -21,7 +22,16 @@ from .ops.shape_args import const_value
 from .tensor import convert_to_tensor
 from .variables import Variable
 
-__all__ = ["Generator", "get_global_generator", "set_global_generator"]
+__all__ = ["Algorithm", "Generator", "get_global_generator", "set_global_generator"]
+
+
+class Algorithm(enum.Enum):
+    """tf.random.Algorithm: the names TensorFlow's generators accept as `alg`
+    (the numbers come from numpy whichever is named)."""
+
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
 
 _MASK = 0xFFFFFFFFFFFFFFFF
 _I64 = np.iinfo(np.int64)
@@ -36,6 +46,8 @@ def _key_of(seed):
 
 class Generator:
     """A random number generator whose state ([key, counter], int64) lives in a tf.Variable."""
+
+    _tf_trackable = True  # tf.train.Checkpoint / SavedModel save and restore the state
 
     def __init__(self, copy_from=None, state=None, alg=None):
         if copy_from is not None:

@@ -292,9 +292,11 @@ random.shuffle = _or.shuffle
 from autograph_cli.runtime import random_generator as _rg  # noqa: E402
 
 random.categorical = _or.categorical
+random.stateless_categorical = _or.stateless_categorical
 math.bincount = _oa.bincount
 dtypes.cast = cast
 random.Generator = _rg.Generator
+random.Algorithm = _rg.Algorithm
 random.get_global_generator = _rg.get_global_generator
 random.set_global_generator = _rg.set_global_generator
 random.experimental = _types.SimpleNamespace(Generator=_rg.Generator, get_global_generator=_rg.get_global_generator,

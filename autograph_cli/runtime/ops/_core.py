@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import dtypes as dt
 from ..context import ctx
-from ..errors import DTypeMismatchError, InvalidArgumentError
+from ..errors import DTypeMismatchError, EagerShapeError, InvalidArgumentError
 from ..graph import out_of_scope_error
 from ..opdef import check_node, OpDef, STRICT
 from ..shapes import TensorShape
@@ -52,8 +52,13 @@ def apply(op: OpDef, inputs, attrs=_NOATTR, name=None):
             except (IndexError, ValueError, ZeroDivisionError, FloatingPointError, KeyError) as e:
                 raise InvalidArgumentError(None, op.name, f"{e} [Op:{op.name}]") from None
             return [EagerTensor(_as_value(out, d), d)]
-    specs = op.infer(inputs, attrs)
     if g is None:
+        try:
+            specs = op.infer(inputs, attrs)
+        except EagerShapeError:
+            raise
+        except ValueError as e:  # eagerly, TensorFlow's kernel refuses the operands
+            raise EagerShapeError(None, op.name, f"{e} [Op:{op.name}]") from None
         vals = []
         for t in inputs:
             if type(t) is not EagerTensor:
@@ -70,6 +75,7 @@ def apply(op: OpDef, inputs, attrs=_NOATTR, name=None):
         for tape in ctx.tapes:  # eager GradientTapes (runtime.gradients) record the op
             tape._record_op(op, inputs, outs, attrs)
         return outs
+    specs = op.infer(inputs, attrs)
     ins = []
     for t in inputs:
         if type(t) is EagerTensor:

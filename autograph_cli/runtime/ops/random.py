@@ -17,8 +17,8 @@ from ..shapes import TensorShape
 from ..tensor import convert_to_tensor, Tensor
 from . import shape_args as _sa
 from ._core import _inf_same, _t, apply1
-from .array import shape_arg, stack as _stack
-from .math import cast as _cast, floor as _floor
+from .array import cumsum as _cumsum, expand_dims as _expand_dims, shape as _shape, shape_arg, stack as _stack
+from .math import cast as _cast, floor as _floor, minimum as _minimum, reduce_sum as _reduce_sum
 
 
 # ----------------------------------------------------------------- random
@@ -312,6 +312,30 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
         raise TypeError(f"tf.random.categorical: dtype must be int32 or int64, got {dtype.name}")
     return apply1(CATEGORICAL, [_t(logits), _t(num_samples, dtype=dt.int32)],
                   {"dtype": dtype, "rng": _RandomState.generator(seed)})
+
+
+def stateless_categorical(logits, num_samples, seed, dtype=dt.int64, name=None):
+    """tf.random.stateless_categorical: class indices [batch, num_samples] drawn
+    from the rows of `logits` (unnormalized log-probabilities), a function of
+    `seed`. Composed of stateless uniforms and an inverse CDF, so it stages,
+    repeats in loops and lowers like the ops it is made of."""
+    from .nn import softmax  # deliberate: nn imports this module
+
+    dtype = dt.as_dtype(dtype)
+    if dtype not in (dt.int32, dt.int64):
+        raise TypeError(f"tf.random.stateless_categorical: dtype must be int32 or int64, got {dtype.name}")
+    logits = _t(logits)
+    if not logits.dtype.is_floating:
+        raise TypeError(f"tf.random.stateless_categorical: logits must be floats, got {logits.dtype.name}")
+    if logits.shape.rank is not None and logits.shape.rank != 2:
+        raise ValueError(f"tf.random.stateless_categorical: logits must be 2-D [batch_size, num_classes], "
+                         f"got {logits.shape}")
+    dims = _shape(logits)
+    cdf = _cumsum(softmax(_cast(logits, dt.float64), axis=-1), axis=-1)  # [batch, classes]
+    u = stateless_uniform(_stack([dims[0], _t(num_samples, dtype=dt.int32)]), seed, dtype=dt.float64)
+    below = _cast(_expand_dims(u, -1) >= _expand_dims(cdf, 1), dt.int32)  # [batch, n, classes]
+    idx = _minimum(_reduce_sum(below, axis=-1), dims[1] - 1)
+    return _cast(idx, dtype)
 
 
 def stateless_split(seed, num=2, alg="auto_select"):
