@@ -114,3 +114,49 @@ def test_float64_variables_update_in_float64(make, staged):
         step(tf.constant(g))
     assert v.dtype == tf.float64
     np.testing.assert_allclose(v.numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_nadam_follows_dozats_momentum_schedule():
+    # keras.optimizers.Nadam (tf.keras 2.11+ / Keras 3): u_t = b1 (1 - 0.5 * 0.96^t), the product of the
+    # u's so far, m_hat from u_{t+1} and v_hat bias-corrected, on two variables stepped together
+    w0, w1 = RNG.standard_normal(3), RNG.standard_normal((2, 2))
+    grads = [(RNG.standard_normal(3), RNG.standard_normal((2, 2))) for _ in range(6)]
+    lr, b1, b2, eps = 0.02, 0.9, 0.999, 1e-7
+    ws, ms, vs, u_prod = [w0.copy(), w1.copy()], [np.zeros(3), np.zeros((2, 2))], [np.zeros(3), np.zeros((2, 2))], 1.0
+    for t, gs in enumerate(grads, 1):
+        u_t, u_t1 = b1 * (1 - 0.5 * 0.96 ** t), b1 * (1 - 0.5 * 0.96 ** (t + 1))
+        u_prod *= u_t
+        for i, g in enumerate(gs):
+            ms[i] = ms[i] + (g - ms[i]) * (1 - b1)
+            vs[i] = vs[i] + (g * g - vs[i]) * (1 - b2)
+            m_hat = u_t1 * ms[i] / (1 - u_prod * u_t1) + (1 - u_t) * g / (1 - u_prod)
+            v_hat = vs[i] / (1 - b2 ** t)
+            ws[i] = ws[i] - lr * m_hat / (np.sqrt(v_hat) + eps)
+    opt = keras.optimizers.Nadam(learning_rate=lr)
+    a, b = tf.Variable(w0.astype(np.float32)), tf.Variable(w1.astype(np.float32))
+    for g0, g1 in grads:
+        opt.apply_gradients([(tf.constant(g0.astype(np.float32)), a), (tf.constant(g1.astype(np.float32)), b)])
+    np.testing.assert_allclose(a.numpy(), ws[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(b.numpy(), ws[1], rtol=1e-5, atol=1e-6)
+    assert int(opt.iterations.numpy()) == 6
+    assert isinstance(keras.optimizers.get("nadam"), keras.optimizers.Nadam)
+
+
+def test_nadam_in_a_traced_train_step():
+    opt = keras.optimizers.Nadam(0.01)
+    w = tf.Variable([1.0, -2.0])
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * w)
+        opt.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+
+    eager_opt, w_eager = keras.optimizers.Nadam(0.01), tf.Variable([1.0, -2.0])
+    for _ in range(3):
+        step()
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w_eager * w_eager)
+        eager_opt.apply_gradients(zip(tape.gradient(loss, [w_eager]), [w_eager]))
+    np.testing.assert_allclose(w.numpy(), w_eager.numpy(), rtol=1e-6)
+    assert float(w.numpy()[0]) < 1.0

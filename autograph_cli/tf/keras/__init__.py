@@ -2,14 +2,14 @@
 subclassed models, optimizers, losses, metrics, compile/fit/evaluate/predict)."""
 import sys as _sys
 
-from . import (activations, backend, callbacks, initializers, layers, losses, metrics, models, optimizers,
-               preprocessing, regularizers, utils)
+from . import (activations, backend, callbacks, constraints, initializers, layers, losses, metrics, models,
+               optimizers, preprocessing, regularizers, saving, utils)
 from .layers import Input, Layer
 from .models import Model, Sequential
 
 __all__ = [
-    "activations", "backend", "callbacks", "initializers", "layers", "losses", "metrics", "models", "optimizers",
-    "preprocessing", "regularizers", "utils", "Input", "Layer", "Model", "Sequential",
+    "activations", "backend", "callbacks", "constraints", "initializers", "layers", "losses", "metrics", "models",
+    "optimizers", "preprocessing", "regularizers", "saving", "utils", "Input", "Layer", "Model", "Sequential",
 ]
 
 

@@ -50,9 +50,11 @@ class MultiHeadAttention(Layer):
 
     def _proj(self, name, n_in, width):
         kernel = self.add_weight(f"{name}/kernel", (n_in, self.num_heads, width), initializer=self.kernel_initializer,
-                                 regularizer=self.kernel_regularizer)
+                                 regularizer=self.kernel_regularizer,
+                                 constraint=self.kernel_constraint)
         bias = self.add_weight(f"{name}/bias", (self.num_heads, width), initializer=self.bias_initializer,
-                               regularizer=self.bias_regularizer) if self.use_bias else None
+                               regularizer=self.bias_regularizer,
+                               constraint=self.bias_constraint) if self.use_bias else None
         return kernel, bias
 
     def build(self, query_shape, value_shape=None, key_shape=None):
@@ -65,9 +67,11 @@ class MultiHeadAttention(Layer):
         out = self._output_shape
         out = q if out is None else int(out if isinstance(out, int) else tuple(out)[-1])
         self._output_kernel = self.add_weight("attention_output/kernel", (self.num_heads, self.value_dim, out),
-                                              initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
+                                              initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
+                                                                                   constraint=self.kernel_constraint)
         self._output_bias = self.add_weight("attention_output/bias", (out,), initializer=self.bias_initializer,
-                                            regularizer=self.bias_regularizer) if self.use_bias else None
+                                            regularizer=self.bias_regularizer,
+                                            constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def _maybe_build(self, inputs):

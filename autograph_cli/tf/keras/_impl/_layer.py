@@ -144,56 +144,69 @@ class KerasTensor:
                         f"take it; apply the computation in a tf.keras.layers.Lambda (or a custom Layer)")
 
     # Python operators on symbolic tensors become layers of the model (tf.keras' TFOpLambda)
-    def _op(self, name, fn, *others):
-        return TFOpLambda(fn, name=unique_name(f"tf.math.{name}"))(self, *others)
+    def _op(self, op, *others):
+        return TFOpLambda(op, name=unique_name(f"tf.math.{op.lstrip('r') if op in _REVERSED else op}"))(self, *others)
 
     def __add__(self, other):
-        return self._op("add", lambda a, b: a + b, other)
+        return self._op("add", other)
 
     def __radd__(self, other):
-        return self._op("add", lambda a, b: b + a, other)
+        return self._op("radd", other)
 
     def __sub__(self, other):
-        return self._op("subtract", lambda a, b: a - b, other)
+        return self._op("subtract", other)
 
     def __rsub__(self, other):
-        return self._op("subtract", lambda a, b: b - a, other)
+        return self._op("rsubtract", other)
 
     def __mul__(self, other):
-        return self._op("multiply", lambda a, b: a * b, other)
+        return self._op("multiply", other)
 
     def __rmul__(self, other):
-        return self._op("multiply", lambda a, b: b * a, other)
+        return self._op("rmultiply", other)
 
     def __truediv__(self, other):
-        return self._op("truediv", lambda a, b: a / b, other)
+        return self._op("truediv", other)
 
     def __rtruediv__(self, other):
-        return self._op("truediv", lambda a, b: b / a, other)
+        return self._op("rtruediv", other)
 
     def __floordiv__(self, other):
-        return self._op("floordiv", lambda a, b: a // b, other)
+        return self._op("floordiv", other)
 
     def __mod__(self, other):
-        return self._op("floormod", lambda a, b: a % b, other)
+        return self._op("floormod", other)
 
     def __pow__(self, other):
-        return self._op("pow", lambda a, b: a ** b, other)
+        return self._op("pow", other)
 
     def __matmul__(self, other):
-        return self._op("matmul", lambda a, b: a @ b, other)
+        return self._op("matmul", other)
 
     def __rmatmul__(self, other):
-        return self._op("matmul", lambda a, b: b @ a, other)
+        return self._op("rmatmul", other)
 
     def __neg__(self):
-        return self._op("negative", lambda a: -a)
+        return self._op("negative")
 
     def __abs__(self):
-        return self._op("abs", lambda a: abs(a))
+        return self._op("abs")
 
     def __getitem__(self, key):
-        return TFOpLambda(lambda a: a[key], name=unique_name("tf.__operators__.getitem"))(self)
+        return TFOpLambda("getitem", key=key, name=unique_name("tf.__operators__.getitem"))(self)
+
+
+# the Python operators a TFOpLambda applies, by name (a saved model names its op)
+_OPS = {
+    "add": lambda a, b: a + b, "radd": lambda a, b: b + a,
+    "subtract": lambda a, b: a - b, "rsubtract": lambda a, b: b - a,
+    "multiply": lambda a, b: a * b, "rmultiply": lambda a, b: b * a,
+    "truediv": lambda a, b: a / b, "rtruediv": lambda a, b: b / a,
+    "floordiv": lambda a, b: a // b, "floormod": lambda a, b: a % b, "pow": lambda a, b: a ** b,
+    "matmul": lambda a, b: a @ b, "rmatmul": lambda a, b: b @ a,
+    "negative": lambda a: -a, "abs": lambda a: abs(a),
+}
+_REVERSED = {"radd", "rsubtract", "rmultiply", "rtruediv", "rmatmul"}
 
 
 def _has_keras_tensor(structure):
@@ -243,13 +256,14 @@ _inbound_nodes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _take_regularizers(layer, kwargs, *names):
-    """Pop `<name>_regularizer` from a layer's keyword arguments into the
-    attribute of that name (for `add_weight(regularizer=...)`); constraints
-    are refused."""
+    """Pop `<name>_regularizer` and `<name>_constraint` from a layer's keyword
+    arguments into the attributes of those names (for `add_weight(regularizer=...,
+    constraint=...)`)."""
+    from . import constraints as _constraints
+
     for n in names:
         setattr(layer, f"{n}_regularizer", _regularizers.get(kwargs.pop(f"{n}_regularizer", None)))
-        if kwargs.pop(f"{n}_constraint", None) is not None:
-            raise NotImplementedError(f"{type(layer).__name__}({n}_constraint=...) is not supported by this runtime")
+        setattr(layer, f"{n}_constraint", _constraints.get(kwargs.pop(f"{n}_constraint", None)))
 
 
 class Layer(Module):
@@ -466,6 +480,10 @@ class Layer(Module):
                          dtype=dtype)
         if graph is not None:
             graph.created_variables.append(v)
+        if constraint is not None:  # the optimizer applies it after each update
+            from . import constraints as _constraints
+
+            v.constraint = _constraints.get(constraint)
         reg = _regularizers.get(regularizer)
         if reg is not None:
             if not hasattr(self, "_keras_untracked_regularizers"):
@@ -565,9 +583,14 @@ class TFOpLambda(Layer):
     """A Python operator applied to symbolic Keras tensors, as a layer of the
     functional model (tf.keras' TFOpLambda)."""
 
-    def __init__(self, fn, **kwargs):
+    def __init__(self, op, key=None, **kwargs):
         super().__init__(**kwargs)
-        self.fn = fn
+        if op != "getitem" and op not in _OPS:
+            raise ValueError(f"TFOpLambda: unknown operator {op!r}")
+        self.op = op
+        self.key = key
 
     def call(self, inputs, *args):
-        return self.fn(inputs, *args)
+        if self.op == "getitem":
+            return inputs[self.key]
+        return _OPS[self.op](inputs, *args)

@@ -71,9 +71,11 @@ class Conv1D(Layer):
             raise ValueError(f"The channel dimension of the inputs to `Conv1D` should be defined. Found None. "
                              f"Full input shape received: {shape}")
         self.kernel = self.add_weight("kernel", self.kernel_size + (c, self.filters), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer) if self.use_bias else None
+                                    regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def call(self, inputs):
@@ -245,7 +247,8 @@ class PReLU(Layer):
             raise ValueError(f"PReLU needs the non-batch dimensions of its inputs (or shared_axes over the unknown "
                              f"ones); received {TensorShape(input_shape)}")
         self.alpha = self.add_weight("alpha", tuple(dims), initializer=self.alpha_initializer,
-                                     regularizer=self.alpha_regularizer)
+                                     regularizer=self.alpha_regularizer,
+                                     constraint=self.alpha_constraint)
         self.built = True
 
     def call(self, inputs):

@@ -10,7 +10,7 @@ from autograph_cli.runtime import ops
 
 from .optimizers import Adam, Optimizer, _Schedules
 
-__all__: list[str] = ["AdamW", "Adamax", "Adadelta"]
+__all__: list[str] = ["AdamW", "Adamax", "Adadelta", "Nadam"]
 
 
 class AdamW(Adam):
@@ -60,6 +60,48 @@ class Adadelta(Optimizer):
         delta = -ops.sqrt(acc_d + eps) * grad / ops.sqrt(new_g + eps)
         acc_d.assign(acc_d * rho + ops.square(delta) * (1.0 - rho))
         var.assign_add(lr * delta)
+
+
+class Nadam(Optimizer):
+    """Adam with Nesterov momentum and Dozat's momentum schedule (tf.keras 2.11+ / Keras 3):
+    u_t = beta_1 * (1 - 0.5 * 0.96**t), u_product the product of u_1..u_t (one variable, updated
+    once per step), m_hat = u_{t+1} m / (1 - u_product * u_{t+1}) + (1 - u_t) g / (1 - u_product),
+    v_hat = v / (1 - beta_2**t), w <- w - lr * m_hat / (sqrt(v_hat) + epsilon)."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
+        super().__init__(learning_rate, name=name, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+        self._u_product = self._new_variable(1.0, "u_product", dt.float32)
+
+    @property
+    def variables(self):
+        out = super().variables
+        return out[:1] + [self._u_product] + out[1:]
+
+    def _slot_names(self):
+        return ("m", "v")
+
+    def _u(self, step):
+        return self.beta_1 * (1.0 - 0.5 * ops.pow(ops.convert_to_tensor(0.96, dtype=step.dtype), step))
+
+    def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False):
+        step = ops.cast(self.iterations._as_tensor() + 1, dt.float32)
+        self._u_product.assign(self._u_product * self._u(step))
+        return super().apply_gradients(grads_and_vars, name, skip_gradients_aggregation)
+
+    def _update(self, var, grad, lr, step, slots):
+        m, v = slots["m"], slots["v"]
+        u_t = self._u(step)
+        u_t_1 = self._u(step + 1.0)
+        u_product_t = ops.cast(self._u_product, step.dtype)
+        u_product_t_1 = u_product_t * u_t_1
+        new_m = m + (grad - m) * (1.0 - self.beta_1)
+        new_v = v + (ops.square(grad) - v) * (1.0 - self.beta_2)
+        m.assign(new_m)
+        v.assign(new_v)
+        m_hat = u_t_1 * new_m / (1.0 - u_product_t_1) + (1.0 - u_t) * grad / (1.0 - u_product_t)
+        v_hat = new_v / (1.0 - ops.pow(ops.convert_to_tensor(self.beta_2, dtype=step.dtype), step))
+        var.assign_sub(lr * m_hat / (ops.sqrt(v_hat) + self.epsilon))
 
 
 _Schedule = _Schedules.LearningRateSchedule
@@ -138,4 +180,4 @@ class CosineDecay(_Schedule):
 
 SCHEDULES: dict[str, type] = {"InverseTimeDecay": InverseTimeDecay, "PiecewiseConstantDecay": PiecewiseConstantDecay,
              "PolynomialDecay": PolynomialDecay, "CosineDecay": CosineDecay}
-BY_NAME: dict[str, type] = {"adamw": AdamW, "adamax": Adamax, "adadelta": Adadelta}
+BY_NAME: dict[str, type] = {"adamw": AdamW, "adamax": Adamax, "adadelta": Adadelta, "nadam": Nadam}

@@ -98,15 +98,18 @@ class _Cell(Layer):
                              f"Found None. Full input shape received: {TensorShape(input_shape)}")
         k = self._gates * self.units
         self.kernel = self.add_weight("kernel", (n, k), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.recurrent_kernel = self.add_weight("recurrent_kernel", (self.units, k),
                                                 initializer=self.recurrent_initializer,
-                                                regularizer=self.recurrent_regularizer)
+                                                regularizer=self.recurrent_regularizer,
+                                                constraint=self.recurrent_constraint)
 
     def build(self, input_shape):
         self._build_kernels(input_shape)
         self.bias = self.add_weight("bias", (self._gates * self.units,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer) if self.use_bias else None
+                                    regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def _prepare_dropout(self, x0, h0, training):
@@ -187,7 +190,8 @@ class LSTMCell(_Cell):
                 def init(shape, dtype=None, **kwargs):  # (the forget gate's bias starts at one)
                     return ops.concat([base((u,), dtype=dtype), ops.ones((u,), dtype=dtype),
                                        base((2 * u,), dtype=dtype)], 0)
-            self.bias = self.add_weight("bias", (4 * self.units,), initializer=init, regularizer=self.bias_regularizer)
+            self.bias = self.add_weight("bias", (4 * self.units,), initializer=init, regularizer=self.bias_regularizer,
+                                                                                     constraint=self.bias_constraint)
         self.built = True
 
     def call(self, inputs, states, training=None):
@@ -227,7 +231,8 @@ class GRUCell(_Cell):
         self._build_kernels(input_shape)
         shape = (2, 3 * self.units) if self.reset_after else (3 * self.units,)
         self.bias = self.add_weight("bias", shape, initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer) if self.use_bias else None
+                                    regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def call(self, inputs, states, training=None):

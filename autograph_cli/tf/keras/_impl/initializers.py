@@ -8,6 +8,7 @@ import math
 
 from autograph_cli.runtime import dtypes as dt
 from autograph_cli.runtime import ops
+from ._recorded import RecordsInitArgs
 
 __all__ = [
     "Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform", "TruncatedNormal", "GlorotUniform",
@@ -53,7 +54,7 @@ def _fans(shape):
     return shape[-2] * receptive, shape[-1] * receptive
 
 
-class Initializer:
+class Initializer(RecordsInitArgs):
     def __call__(self, shape, dtype=None, **kwargs):
         raise NotImplementedError
 

@@ -103,9 +103,11 @@ class Dense(Layer):
     def build(self, input_shape):
         n = _static_dim(input_shape, -1, self)
         self.kernel = self.add_weight("kernel", (n, self.units), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer) if self.use_bias else None
+                                    regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def call(self, inputs):
@@ -146,9 +148,11 @@ class Conv2D(Layer):
                              f"found ndim={TensorShape(input_shape).rank}. Full shape received: {TensorShape(input_shape)}")
         c = _static_dim(input_shape, -1, self, "channel")
         self.kernel = self.add_weight("kernel", self._kernel_shape(c), initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer)
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer) if self.use_bias else None
+                                    regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def _kernel_shape(self, channels):
@@ -387,7 +391,8 @@ class Embedding(Layer):
     def build(self, input_shape=None):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
                                           initializer=self.embeddings_initializer,
-                                          regularizer=self.embeddings_regularizer)
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint)
         self.built = True
 
     def call(self, inputs):

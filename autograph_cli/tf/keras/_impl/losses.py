@@ -8,6 +8,7 @@ from autograph_cli.runtime import dtypes as dt
 from autograph_cli.runtime import ops
 from autograph_cli.runtime.ops import nn as nn_ops
 from autograph_cli.runtime.tensor import Tensor, convert_to_tensor
+from ._recorded import RecordsInitArgs
 
 __all__ = [
     "Loss", "MeanSquaredError", "MeanAbsoluteError", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",
@@ -107,7 +108,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     return ops.reduce_mean(per, axis=axis)
 
 
-class Loss:
+class Loss(RecordsInitArgs):
     """Calls `call(y_true, y_pred)` and reduces: "sum_over_batch_size" (the
     default: the mean), "sum" or "none"."""
 

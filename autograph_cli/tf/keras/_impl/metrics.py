@@ -9,6 +9,7 @@ from autograph_cli.runtime.tensor import Tensor, convert_to_tensor
 from autograph_cli.runtime.variables import Variable, init_scope
 
 from . import losses as _losses
+from ._recorded import RecordsInitArgs
 
 __all__ = [
     "Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy", "CategoricalAccuracy",
@@ -21,7 +22,7 @@ def _t(x):
     return x if isinstance(x, Tensor) else convert_to_tensor(x)
 
 
-class Metric:
+class Metric(RecordsInitArgs):
     _tf_trackable = True  # tf.train.Checkpoint saves its variables (runtime/checkpoint.py)
 
     def __init__(self, name=None, dtype=None):

@@ -9,6 +9,7 @@ the runtime once); otherwise it runs eagerly.
 """
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -28,7 +29,7 @@ from . import optimizers as _optimizers
 from ._layer import KerasTensor, Layer, _accepts, _call_ctx
 from .layers import InputLayer, KerasInput
 
-__all__ = ["Model", "Sequential", "TRACE_TRAIN_STEP", "clone_model"]
+__all__ = ["Model", "Sequential", "TRACE_TRAIN_STEP", "clone_model", "load_model", "save_model", "model_from_json"]
 
 # True: fit traces its train step with tf.function; False: it runs eagerly;
 # None: trace when the runtime supports a GradientTape inside tf.function.
@@ -480,6 +481,11 @@ class Model(Layer):
     def _maybe_build(self, inputs):
         if self.built:
             return
+        from ._layer import _shape_of
+
+        # the shapes of the first call: model.save records them, load_model builds the model again from them
+        self.__dict__["_keras_untracked_build_shape"] = \
+            nest.map_structure(_shape_of, inputs) if nest.is_nested(inputs) else _shape_of(inputs)
         if type(self).build is not Model.build and type(self).build is not Sequential.build:
             super()._maybe_build(inputs)
         self.built = True
@@ -498,6 +504,8 @@ class Model(Layer):
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
         self.optimizer = _optimizers.get(optimizer)
         self.loss = loss
+        self._compile_metrics_arg = metrics  # (what model.save records of compile)
+        self._compile_loss_weights = loss_weights
         if isinstance(loss, (list, tuple, dict)) or loss_weights is not None:
             self.compiled_loss = _OutputsLoss(self, loss, loss_weights)
             first = self.compiled_loss.first
@@ -759,6 +767,88 @@ class Model(Layer):
             return None
         return _ckpt.Checkpoint(model=self).read(path)
 
+    def save(self, filepath, overwrite=True, save_format=None, **kwargs):
+        """The whole model (architecture, weights, compile arguments, optimizer state) in one file:
+        see keras.saving (a `.keras` zip archive of a config JSON and the weights as .npz)."""
+        from . import saving
+
+        saving.save_model(self, filepath, overwrite=overwrite)
+
+    def to_json(self, **kwargs):
+        from . import saving
+
+        return json.dumps(saving.serialize_keras_object(self), **kwargs)
+
+    def get_config(self):
+        nodes = getattr(self, "_functional_nodes", None)
+        if nodes is None:
+            return super().get_config()
+        flat_in = nest.flatten(self._functional_inputs)
+        node_index = {id(node): k for k, node in enumerate(nodes)}
+        layers, layer_index = [], {}
+        for node in nodes:
+            if id(node[0]) not in layer_index:
+                layer_index[id(node[0])] = len(layers)
+                layers.append(node[0])
+        input_index = {id(t): j for j, t in enumerate(flat_in)}
+
+        def encode(x):
+            if not isinstance(x, KerasTensor):
+                return x
+            if id(x) in input_index:
+                return {"__keras_tensor__": ["input", input_index[id(x)], 0]}
+            node, i = x._keras_history
+            return {"__keras_tensor__": ["node", node_index[id(node)], i]}
+
+        def input_spec(t):
+            return {"shape": tuple(t.shape.as_list()[1:]), "batch_size": t.shape.as_list()[0], "dtype": t.dtype.name,
+                    "name": t.name}
+
+        return {
+            "name": self.name, "trainable": self.trainable,
+            "layers": layers,
+            "inputs": nest.map_structure(input_spec, self._functional_inputs),
+            "nodes": [[layer_index[id(node[0])], nest.map_structure(encode, [node[1], list(node[2]), node[3]])]
+                      for node in nodes],
+            "outputs": nest.map_structure(encode, self._functional_outputs),
+        }
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        if "nodes" not in config:
+            return super().from_config(config)
+        from .layers import Input
+
+        def is_spec(x):
+            return isinstance(x, dict) and "shape" in x and "batch_size" in x
+
+        def make_inputs(spec):
+            if is_spec(spec):
+                return Input(shape=tuple(spec["shape"]), batch_size=spec["batch_size"], dtype=spec["dtype"],
+                             name=spec["name"])
+            if isinstance(spec, dict):
+                return {k: make_inputs(v) for k, v in spec.items()}
+            return type(spec)(make_inputs(v) for v in spec)
+
+        inputs = make_inputs(config["inputs"])
+        flat_in = nest.flatten(inputs) if not isinstance(inputs, KerasTensor) else [inputs]
+        outs: list = []
+
+        def decode(x):
+            if isinstance(x, dict) and "__keras_tensor__" in x:
+                kind, k, i = x["__keras_tensor__"]
+                return flat_in[k] if kind == "input" else nest.flatten(outs[k])[i]
+            if isinstance(x, dict):
+                return {k: decode(v) for k, v in x.items()}
+            if isinstance(x, (list, tuple)):
+                return type(x)(decode(v) for v in x)
+            return x
+
+        layers = config["layers"]
+        for index, (n_inputs, n_args, n_kwargs) in config["nodes"]:
+            outs.append(layers[index](decode(n_inputs), *decode(n_args), **decode(n_kwargs)))
+        return cls(inputs, decode(config["outputs"]), name=config.get("name"), trainable=config.get("trainable", True))
+
     def summary(self, print_fn=None):
         print_fn = print_fn or print
         rows = [(f"{layer.name} ({type(layer).__name__})", layer.count_params()) for layer in self.layers]
@@ -825,6 +915,22 @@ class Sequential(Model):
             sym.append(layer(sym[-1]))
         except Exception:  # noqa: BLE001 - a layer that cannot run symbolically: no functional view
             self._keras_untracked_symbolic = []
+
+    def get_config(self):
+        return {"name": self.name, "trainable": self.trainable, "layers": list(self._layers),
+                "build_input_shape": None if self._input_shape is None else tuple(self._input_shape)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from .layers import Input
+
+        model = cls(name=config.get("name"), trainable=config.get("trainable", True))
+        shape = config.get("build_input_shape")
+        if shape is not None:
+            model.add(Input(shape=tuple(shape)[1:], batch_size=tuple(shape)[0]))
+        for layer in config["layers"]:
+            model.add(layer)
+        return model
 
     def pop(self):
         layer = self._layers.pop()
@@ -917,3 +1023,22 @@ def clone_model(model, input_tensors=None, clone_function=None):
                                                **{k: nest.map_structure(value_of, v) for k, v in n_kwargs.items()})
     outputs = nest.map_structure(value_of, model._functional_outputs)
     return Model(nest.pack_sequence_as(spec, new_in), outputs, name=model.name)
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002 - Keras' name
+    """keras.models.load_model: see keras.saving.load_model."""
+    from . import saving
+
+    return saving.load_model(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)
+
+
+def save_model(model, filepath, overwrite=True, **kwargs):
+    """keras.models.save_model(model, path): model.save(path)."""
+    model.save(filepath, overwrite=overwrite)
+
+
+def model_from_json(json_string, custom_objects=None):
+    """The (unbuilt-weights) model `model.to_json()` described."""
+    from . import saving
+
+    return saving.deserialize_keras_object(json.loads(json_string), custom_objects)

@@ -17,11 +17,12 @@ from autograph_cli.runtime.tensor import Tensor
 from autograph_cli.runtime.variables import Variable, init_scope
 
 from ._layer import unique_name
+from ._recorded import RecordsInitArgs
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "Adagrad", "get", "schedules"]
 
 
-class Optimizer:
+class Optimizer(RecordsInitArgs):
     _tf_trackable = True  # tf.train.Checkpoint saves its variables (runtime/checkpoint.py)
 
     def __init__(self, learning_rate=0.001, name=None, clipnorm=None, clipvalue=None, global_clipnorm=None, **kwargs):
@@ -156,6 +157,9 @@ class Optimizer:
             # The step count in the variable's own dtype, as the learning rate.
             v_step = step if v.dtype is dt.float32 else ops.cast(step, v.dtype)
             self._update(v, g, lr, v_step, self._slots[id(v)])
+            constraint = getattr(v, "constraint", None)
+            if constraint is not None:  # (add_weight(constraint=...): a projection after the update, as Keras)
+                v.assign(constraint(v))
         return self.iterations.assign_add(1)
 
     def minimize(self, loss, var_list, tape=None):
@@ -298,7 +302,7 @@ class Adagrad(Optimizer):
 class _Schedules:
     """tf.keras.optimizers.schedules: learning rates as functions of the step."""
 
-    class LearningRateSchedule:
+    class LearningRateSchedule(RecordsInitArgs):
         def __call__(self, step):
             raise NotImplementedError
 

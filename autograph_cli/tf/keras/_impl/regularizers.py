@@ -4,11 +4,12 @@ added to `layer.losses` at each access, and on outputs
 from __future__ import annotations
 
 from autograph_cli.runtime import ops
+from ._recorded import RecordsInitArgs
 
 __all__ = ["Regularizer", "L1", "L2", "L1L2", "l1", "l2", "l1_l2", "get", "serialize"]
 
 
-class Regularizer:
+class Regularizer(RecordsInitArgs):
     """Base class of regularizers: called with a weight, returns a scalar penalty."""
 
     def __call__(self, x):

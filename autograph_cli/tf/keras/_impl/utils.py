@@ -5,7 +5,9 @@ import random
 
 import numpy as np
 
-__all__ = ["set_random_seed", "to_categorical", "pad_sequences", "normalize"]
+__all__ = ["set_random_seed", "to_categorical", "pad_sequences", "normalize", "register_keras_serializable",
+           "get_custom_objects", "custom_object_scope", "CustomObjectScope", "serialize_keras_object",
+           "deserialize_keras_object", "get_registered_name", "get_registered_object"]
 
 
 def set_random_seed(seed):
@@ -63,3 +65,15 @@ def normalize(x, axis=-1, order=2):
     norm = np.atleast_1d(np.linalg.norm(x, order, axis))
     norm[norm == 0] = 1
     return x / np.expand_dims(norm, axis)
+
+
+from .saving import (  # noqa: E402 - tf.keras.utils' names for keras.saving's registration
+    CustomObjectScope,
+    custom_object_scope,
+    deserialize_keras_object,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    register_keras_serializable,
+    serialize_keras_object,
+)
