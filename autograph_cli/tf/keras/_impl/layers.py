@@ -12,8 +12,9 @@ from autograph_cli.runtime.shapes import TensorShape
 from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 
 from . import activations, initializers
-from . import _attention, _more_layers, _text
+from . import _attention, _image, _more_layers, _text
 from ._attention import *  # noqa: F403
+from ._image import *  # noqa: F403
 from ._layer import KerasTensor, Layer, _take_regularizers
 from ._more_layers import *  # noqa: F403
 from ._more_layers import _dim
@@ -32,6 +33,7 @@ __all__ = [
 __all__ += _more_layers.__all__
 __all__ += _attention.__all__
 __all__ += _text.__all__
+__all__ += _image.__all__
 
 
 def _tuple2(v, name):
@@ -555,7 +557,9 @@ class Add(Layer):
 # tf.keras.layers.experimental.preprocessing: where TensorFlow 2.3-2.5 programs find the preprocessing layers
 experimental = _types.SimpleNamespace(preprocessing=_types.SimpleNamespace(
     TextVectorization=TextVectorization, StringLookup=StringLookup, IntegerLookup=IntegerLookup,  # noqa: F405
-    Normalization=Normalization, Rescaling=Rescaling))  # noqa: F405
+    Normalization=Normalization, Rescaling=Rescaling, Resizing=Resizing, CenterCrop=CenterCrop,  # noqa: F405
+    RandomFlip=RandomFlip, RandomCrop=RandomCrop, RandomRotation=RandomRotation, RandomZoom=RandomZoom,  # noqa: F405
+    RandomTranslation=RandomTranslation, RandomContrast=RandomContrast))  # noqa: F405
 __all__ += ["experimental"]
 
 GlobalAvgPool1D = GlobalAveragePooling1D
