@@ -217,6 +217,14 @@ def test_sequential_with_input_builds_immediately():
     lines = []
     model.summary(print_fn=lines.append)
     assert any("Total params: 22" in line for line in lines)
+    # tf.keras 2's table: name (type), output shape, parameter count
+    rows = [line.split() for line in lines if line.startswith(" dense")]
+    assert rows == [[model.layers[0].name, "(Dense)", "(None,", "3)", "18"],
+                    [model.layers[1].name, "(Dense)", "(None,", "1)", "4"]]
+    assert lines[2].split() == ["Layer", "(type)", "Output", "Shape", "Param", "#"]
+    lines = []
+    lazy.summary(print_fn=lines.append)  # built without a symbolic call: no single output to read
+    assert [line.split()[2] for line in lines if line.startswith(" dense")] == ["multiple"]
 
 
 # ------------------------------------------------------------------ losses

@@ -849,22 +849,65 @@ class Model(Layer):
             outs.append(layers[index](decode(n_inputs), *decode(n_args), **decode(n_kwargs)))
         return cls(inputs, decode(config["outputs"]), name=config.get("name"), trainable=config.get("trainable", True))
 
-    def summary(self, print_fn=None):
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
+                layer_range=None):
+        """tf.keras 2's table: each layer's name (type), output shape ("multiple" when the layer has
+        no single symbolic call to read it from) and parameter count, then the totals."""
         print_fn = print_fn or print
-        rows = [(f"{layer.name} ({type(layer).__name__})", layer.count_params()) for layer in self.layers]
-        width = max([len(r[0]) for r in rows] + [20]) + 2
+        rows = [(f"{layer.name} ({_type_name(layer)})", _output_shape_text(layer), str(layer.count_params()))
+                for layer in self.layers]
+        line_length = line_length or 65
+        positions = positions or [0.45, 0.85, 1.0]
+        stops = [int(line_length * p) if p <= 1 else int(p) for p in positions]
+
+        def line(fields):
+            out = ""
+            for i, (text, stop) in enumerate(zip(fields, stops)):
+                out = (out[:-1] + " " if i else " ") + text
+                out = out[:stop].ljust(stop)
+            return out
+
         print_fn(f'Model: "{self.name}"')
-        print_fn("-" * (width + 12))
-        print_fn(f"{'Layer (type)':<{width}}{'Param #':>12}")
-        print_fn("=" * (width + 12))
-        for name, n in rows:
-            print_fn(f"{name:<{width}}{n:>12,}")
-        print_fn("=" * (width + 12))
+        print_fn("_" * line_length)
+        print_fn(line(["Layer (type)", "Output Shape", "Param #"]))
+        print_fn("=" * line_length)
+        for i, row in enumerate(rows):
+            if i:
+                print_fn(" " * line_length)
+            print_fn(line(list(row)))
+        print_fn("=" * line_length)
         total = self.count_params()
         trainable = int(sum(np.prod(v.shape.as_list()) for v in self.trainable_variables))
         print_fn(f"Total params: {total:,}")
         print_fn(f"Trainable params: {trainable:,}")
         print_fn(f"Non-trainable params: {total - trainable:,}")
+        print_fn("_" * line_length)
+
+
+def _type_name(layer):
+    if type(layer) is Model and getattr(layer, "_functional_nodes", None) is not None:
+        return "Functional"
+    return type(layer).__name__
+
+
+def _shape_text(shape):
+    return str(tuple(shape.as_list() if hasattr(shape, "as_list") else shape))
+
+
+def _output_shape_text(layer):
+    """A layer's output shape as Keras prints it: "(None, 16)", a list for an InputLayer or several
+    outputs, "multiple" when the layer was not called exactly once on Keras tensors."""
+    from ._layer import _inbound_nodes
+
+    if isinstance(layer, InputLayer):
+        return f"[{_shape_text(layer._batch_input_shape)}]"
+    nodes = _inbound_nodes.get(layer, [])
+    if len(nodes) != 1:
+        return "multiple"
+    outs = nest.flatten(nodes[0][4])
+    if len(outs) == 1:
+        return _shape_text(outs[0].shape)
+    return "[" + ", ".join(_shape_text(t.shape) for t in outs) + "]"
 
 
 class Sequential(Model):
