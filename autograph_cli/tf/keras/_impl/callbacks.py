@@ -15,7 +15,7 @@ import numpy as np
 
 __all__ = ["Callback", "History", "EarlyStopping", "LambdaCallback", "LearningRateScheduler", "ReduceLROnPlateau",
            "TerminateOnNaN", "ProgbarLogger", "CallbackList", "ModelCheckpoint",
-           "CSVLogger"]
+           "CSVLogger", "TensorBoard"]
 
 
 class Callback:
@@ -95,43 +95,71 @@ class LambdaCallback(Callback):
 
 
 class EarlyStopping(Callback):
+    """Stops training when `monitor` has not improved by `min_delta` for `patience` epochs (counted from
+    `start_from_epoch`); a `baseline` must be beaten to reset the count; with restore_best_weights the
+    best epoch's weights come back when it stops (Keras 3's rules)."""
+
     def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto", baseline=None,
                  restore_best_weights=False, start_from_epoch=0):
         super().__init__()
         self.monitor, self.min_delta, self.patience = monitor, abs(min_delta), patience
+        self.verbose = verbose
         self.restore_best_weights = restore_best_weights
+        if mode not in ("auto", "min", "max"):
+            print(f"EarlyStopping mode {mode} is unknown, fallback to auto mode.", file=sys.stderr)
+            mode = "auto"
         if mode == "auto":
-            mode = "max" if ("acc" in monitor or "auc" in monitor) else "min"
+            mode = "max" if monitor.endswith(("acc", "accuracy", "auc")) else "min"
         self.mode = mode
         self.baseline = baseline
+        self.start_from_epoch = start_from_epoch
         self.stopped_epoch = 0
+        self.best_epoch = 0
+        self.best_weights = None
 
     def on_train_begin(self, logs=None):
         self.wait = 0
+        self.stopped_epoch = 0
         self.best = np.inf if self.mode == "min" else -np.inf
         self.best_weights = None
+        self.best_epoch = 0
 
-    def _better(self, v):
+    def _better(self, v, reference):
         if self.mode == "min":
-            return v < self.best - self.min_delta
-        return v > self.best + self.min_delta
+            return v < reference - self.min_delta
+        return v > reference + self.min_delta
 
     def on_epoch_end(self, epoch, logs=None):
         v = (logs or {}).get(self.monitor)
         if v is None:
+            print(f"Early stopping conditioned on metric `{self.monitor}` which is not available. Available "
+                  f"metrics are: {','.join(logs or {})}", file=sys.stderr)
             return
-        if self._better(v):
+        if epoch < self.start_from_epoch:
+            return
+        if self.restore_best_weights and self.best_weights is None:
+            self.best_weights = self.model.get_weights()  # (no best yet: the current weights are)
+            self.best_epoch = epoch
+        self.wait += 1
+        if self._better(v, self.best):
             self.best = v
-            self.wait = 0
+            self.best_epoch = epoch
             if self.restore_best_weights:
                 self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._better(v, self.baseline):
+                self.wait = 0
             return
-        self.wait += 1
         if self.wait >= self.patience and epoch > 0:
             self.stopped_epoch = epoch
             self.model.stop_training = True
             if self.restore_best_weights and self.best_weights is not None:
+                if self.verbose > 0:
+                    print(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
                 self.model.set_weights(self.best_weights)
+
+    def on_train_end(self, logs=None):
+        if self.stopped_epoch > 0 and self.verbose > 0:
+            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
 
 
 class ModelCheckpoint(Callback):
@@ -141,9 +169,6 @@ class ModelCheckpoint(Callback):
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False, save_weights_only=False,
                  mode="auto", save_freq="epoch", options=None, initial_value_threshold=None, **kwargs):
         super().__init__()
-        if not save_weights_only:
-            raise NotImplementedError("ModelCheckpoint(save_weights_only=False) saves whole models (model.save), "
-                                      "which this runtime does not support; pass save_weights_only=True")
         if save_freq != "epoch":
             raise NotImplementedError("ModelCheckpoint supports save_freq='epoch' only")
         if mode not in ("auto", "min", "max"):
@@ -180,7 +205,10 @@ class ModelCheckpoint(Callback):
         directory = os.path.dirname(path)
         if directory:
             os.makedirs(directory, exist_ok=True)
-        self.model.save_weights(path, overwrite=True)
+        if self.save_weights_only:
+            self.model.save_weights(path, overwrite=True)
+        else:
+            self.model.save(path, overwrite=True)
 
 
 class CSVLogger(Callback):
@@ -304,6 +332,26 @@ class ReduceLROnPlateau(Callback):
                         print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new_lr}.")
                     self.cooldown_counter = self.cooldown
                     self.wait = 0
+
+
+class TensorBoard(Callback):
+    """Accepted so that programs written for TensorBoard run, but it writes no event files (this runtime
+    has no summary writer): it creates `log_dir` and warns once."""
+
+    _warned = False
+
+    def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False, write_steps_per_second=False,
+                 update_freq="epoch", profile_batch=0, embeddings_freq=0, embeddings_metadata=None, **kwargs):
+        super().__init__()
+        self.log_dir = os.fspath(log_dir)
+        self.histogram_freq, self.update_freq = histogram_freq, update_freq
+
+    def on_train_begin(self, logs=None):
+        os.makedirs(self.log_dir, exist_ok=True)
+        if not TensorBoard._warned:
+            TensorBoard._warned = True
+            print(f"TensorBoard callback: this runtime writes no event files (log_dir {self.log_dir} stays empty)",
+                  file=sys.stderr)
 
 
 class TerminateOnNaN(Callback):
