@@ -77,8 +77,11 @@ def test_model_checkpoint_callback_saves_each_epoch_or_the_best(tmp_path, capsys
     restored.load_weights(tf.train.latest_checkpoint(str(tmp_path / "best")))
     if losses[-1] == min(losses):
         np.testing.assert_allclose(restored.predict(x, verbose=0), model.predict(x, verbose=0), atol=1e-6)
-    with pytest.raises(NotImplementedError, match="save_weights_only=True"):
-        keras.callbacks.ModelCheckpoint(str(tmp_path / "m"))
+    # without save_weights_only the whole model is saved (model.save), loadable on its own
+    whole = str(tmp_path / "whole.keras")
+    model.fit(x, y, epochs=1, verbose=0, callbacks=[keras.callbacks.ModelCheckpoint(whole)])
+    np.testing.assert_allclose(keras.models.load_model(whole).predict(x, verbose=0), model.predict(x, verbose=0),
+                               atol=1e-6)
 
 
 def test_csv_logger_writes_a_row_per_epoch(tmp_path):
