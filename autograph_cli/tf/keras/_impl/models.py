@@ -518,8 +518,19 @@ class Model(Layer):
         self._compiled_metrics = [_metrics.get(m, first) for m in ms]
         self._loss_tracker = _metrics.Mean(name="loss")
         self._run_eagerly = bool(run_eagerly)
+        # True: the steps are compiled with XLA (the JAX backend); "auto" stays on the numpy runtime
+        self._jit_compile = jit_compile is True
         self.train_function = self.test_function = self.predict_function = None
         self.compiled = True
+
+    @property
+    def jit_compile(self):
+        return bool(getattr(self, "_jit_compile", False))
+
+    @jit_compile.setter
+    def jit_compile(self, value):
+        self._jit_compile = bool(value)
+        self.train_function = self.test_function = self.predict_function = None
 
     @property
     def run_eagerly(self):
@@ -596,7 +607,7 @@ class Model(Layer):
             return step
         # our own steps run as written; a user's override is converted by autograph
         own = getattr(type(self), step.__name__) is getattr(Model, step.__name__)
-        return function(step, autograph=not own)
+        return function(step, autograph=not own, jit_compile=self.jit_compile or None)
 
     def make_train_function(self, force=False):
         if self.train_function is None or force:
