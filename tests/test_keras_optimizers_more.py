@@ -160,3 +160,28 @@ def test_nadam_in_a_traced_train_step():
         eager_opt.apply_gradients(zip(tape.gradient(loss, [w_eager]), [w_eager]))
     np.testing.assert_allclose(w.numpy(), w_eager.numpy(), rtol=1e-6)
     assert float(w.numpy()[0]) < 1.0
+
+
+def test_lion_and_ftrl_follow_keras_rules():
+    w0 = RNG.standard_normal(4)
+    grads = [RNG.standard_normal(4) for _ in range(5)]
+    m, w = np.zeros(4), w0.copy()
+    for g in grads:  # Lion: sign of the interpolated momentum, then the momentum update
+        w = w - 0.01 * np.sign(0.9 * m + 0.1 * g)
+        m = 0.99 * m + 0.01 * g
+    np.testing.assert_allclose(_run(keras.optimizers.Lion(0.01), grads, w0), w, rtol=1e-5, atol=1e-6)
+
+    lr, l1, l2, shrink, beta = 0.1, 0.05, 0.01, 0.02, 0.5
+    acc, lin, w = np.full(4, 0.1), np.zeros(4), w0.copy()
+    for g in grads:  # FTRL-proximal with Keras' l2 shrinkage and beta
+        g_use = g + 2 * shrink * w
+        new_acc = acc + g * g
+        lin = lin + g_use - (new_acc ** 0.5 - acc ** 0.5) / lr * w
+        quad = new_acc ** 0.5 / lr + 2 * (l2 + beta / (2 * lr))
+        w = (np.clip(lin, -l1, l1) - lin) / quad
+        acc = new_acc
+    opt = keras.optimizers.Ftrl(lr, l1_regularization_strength=l1, l2_regularization_strength=l2,
+                                l2_shrinkage_regularization_strength=shrink, beta=beta)
+    np.testing.assert_allclose(_run(opt, grads, w0), w, rtol=1e-5, atol=1e-6)
+    assert isinstance(keras.optimizers.get("lion"), keras.optimizers.Lion)
+    assert isinstance(keras.optimizers.get("ftrl"), keras.optimizers.Ftrl)

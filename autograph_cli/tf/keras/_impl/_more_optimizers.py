@@ -7,10 +7,11 @@ import math
 
 from autograph_cli.runtime import dtypes as dt
 from autograph_cli.runtime import ops
+from autograph_cli.runtime.variables import init_scope
 
 from .optimizers import Adam, Optimizer, _Schedules
 
-__all__: list[str] = ["AdamW", "Adamax", "Adadelta", "Nadam"]
+__all__: list[str] = ["AdamW", "Adamax", "Adadelta", "Nadam", "Lion", "Ftrl"]
 
 
 class AdamW(Adam):
@@ -104,6 +105,68 @@ class Nadam(Optimizer):
         var.assign_sub(lr * m_hat / (ops.sqrt(v_hat) + self.epsilon))
 
 
+class Lion(Optimizer):
+    """w <- w - lr * sign(beta_1 m + (1 - beta_1) g), then m <- beta_2 m + (1 - beta_2) g (Keras 3's rule)."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name=None, **kwargs):
+        super().__init__(learning_rate, name=name, **kwargs)
+        if beta_1 <= 0 or beta_1 > 1:
+            raise ValueError(f"Argument `beta_1` must be in the [0, 1] range. Otherwise, the optimizer degenerates "
+                             f"to SignSGD. Received: beta_1={beta_1}.")
+        self.beta_1, self.beta_2 = beta_1, beta_2
+
+    def _slot_names(self):
+        return ("momentum",)
+
+    def _update(self, var, grad, lr, step, slots):
+        m = slots["momentum"]
+        var.assign_sub(lr * ops.sign(m * self.beta_1 + grad * (1.0 - self.beta_1)))
+        m.assign(m * self.beta_2 + grad * (1.0 - self.beta_2))
+
+
+class Ftrl(Optimizer):
+    """Follow-the-regularized-leader (McMahan et al.), with Keras' l1, l2, l2_shrinkage and beta."""
+
+    def __init__(self, learning_rate=0.001, learning_rate_power=-0.5, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0, l2_shrinkage_regularization_strength=0.0,
+                 beta=0.0, name=None, **kwargs):
+        super().__init__(learning_rate, name=name, **kwargs)
+        if initial_accumulator_value < 0.0:
+            raise ValueError("`initial_accumulator_value` needs to be positive or zero. Received: "
+                             f"initial_accumulator_value={initial_accumulator_value}.")
+        if learning_rate_power > 0.0:
+            raise ValueError("`learning_rate_power` needs to be negative or zero. Received: "
+                             f"learning_rate_power={learning_rate_power}.")
+        self.learning_rate_power = learning_rate_power
+        self.initial_accumulator_value = initial_accumulator_value
+        self.l1, self.l2 = l1_regularization_strength, l2_regularization_strength
+        self.l2_shrinkage, self.beta = l2_shrinkage_regularization_strength, beta
+
+    def build(self, var_list):
+        fresh = [v for v in var_list if id(v) not in self._slots]
+        super().build(var_list)
+        for v in fresh:
+            acc = self._slots[id(v)]["accumulator"]
+            with init_scope():
+                acc.assign(ops.fill(v.shape.as_list(), ops.convert_to_tensor(self.initial_accumulator_value, v.dtype)))
+
+    def _slot_names(self):
+        return ("accumulator", "linear")
+
+    def _update(self, var, grad, lr, step, slots):
+        acc, linear = slots["accumulator"], slots["linear"]
+        power = -self.learning_rate_power
+        adjusted_l2 = self.l2 + self.beta / (2.0 * lr)
+        grad_to_use = grad + var * (2.0 * self.l2_shrinkage)
+        new_acc = acc + ops.square(grad)
+        new_linear = linear + grad_to_use - (ops.pow(new_acc, power) - ops.pow(acc, power)) / lr * var
+        quadratic = ops.pow(new_acc, power) / lr + adjusted_l2 * 2.0
+        clipped = ops.minimum(ops.maximum(new_linear, -self.l1), self.l1)
+        var.assign((clipped - new_linear) / quadratic)
+        acc.assign(new_acc)
+        linear.assign(new_linear)
+
+
 _Schedule = _Schedules.LearningRateSchedule
 
 
@@ -180,4 +243,4 @@ class CosineDecay(_Schedule):
 
 SCHEDULES: dict[str, type] = {"InverseTimeDecay": InverseTimeDecay, "PiecewiseConstantDecay": PiecewiseConstantDecay,
              "PolynomialDecay": PolynomialDecay, "CosineDecay": CosineDecay}
-BY_NAME: dict[str, type] = {"adamw": AdamW, "adamax": Adamax, "adadelta": Adadelta, "nadam": Nadam}
+BY_NAME: dict[str, type] = {"adamw": AdamW, "adamax": Adamax, "adadelta": Adadelta, "nadam": Nadam, "lion": Lion, "ftrl": Ftrl}
