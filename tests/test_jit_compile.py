@@ -324,6 +324,32 @@ def test_tensor_array_dynamic_size_with_known_writes():
     both(f, tf.constant(3))
 
 
+def test_dynamic_size_tensor_array_over_the_rows_of_a_none_dimension():
+    # shapes are fixed per compiled call: the trip count of tf.range(tf.shape(x)[0])
+    # is known when compiling, so is the TensorArray's length
+    sig = [tf.TensorSpec([None, 3], tf.float32)]
+
+    def f(x):
+        n = tf.shape(x)[0]
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for i in tf.range(n):
+            ta = ta.write(i, x[i] * 2.0)
+            ta = ta.write(i + n, x[i] - 1.0)
+        rows = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+        k = 0
+        for row in x:  # iterating over the tensor itself
+            for j in tf.range(2):
+                rows = rows.write(k, tf.cast(tf.reduce_sum(row), tf.int32) + j)
+                k += 1
+        return ta.stack(), ta.size(), rows.stack()
+
+    jf = tf.function(f, jit_compile=True, input_signature=sig)
+    for n in (1, 4, 2):
+        x = tf.constant(np.arange(3 * n, dtype=np.float32).reshape(n, 3))
+        _same(jf(x), tf.function(f, input_signature=sig)(x))
+        assert jf(x)[0].shape == (2 * n, 3)
+
+
 def test_tensor_array_read_unstack_and_concat():
     def f(x):
         ta = tf.TensorArray(tf.float32, size=3).unstack(x)

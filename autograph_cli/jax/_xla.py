@@ -86,13 +86,14 @@ def _refuse(fname, node, why):
 
 # ------------------------------------------------------------- static pass
 class _TASpec:
-    __slots__ = ("dtype", "elem", "capacity", "extra", "dynamic", "from_scatter", "items", "like_rows")
+    __slots__ = ("dtype", "elem", "capacity", "extra", "deferred", "dynamic", "from_scatter", "items", "like_rows")
 
     def __init__(self):
         self.dtype = None
         self.elem = None
         self.capacity = None
         self.extra = 0  # a dynamic_size TensorArray: the writes past its initial size
+        self.deferred = None  # or each write's multiplicity, [n, For node, ...]: counted when compiling
         self.dynamic = False
         self.from_scatter = False
         self.items = None  # a gradient stack: [(dtype, shape)] of each pushed tuple
@@ -222,8 +223,14 @@ class _Plan:
                             continue
                         if op == "If":
                             inner = None if mult is None else ("cond", mult)
+                        elif mult is None or isinstance(mult, tuple) or op != "For":
+                            inner = None
+                        elif count is not None:
+                            inner = mult * count if isinstance(mult, int) else [mult[0] * count, *mult[1:]]
+                        elif self._count_known_when_compiling(node):  # tf.range(tf.shape(x)[0]): _write_count
+                            inner = [mult, node] if isinstance(mult, int) else [*mult, node]
                         else:
-                            inner = None if (mult is None or count is None or isinstance(mult, tuple)) else mult * count
+                            inner = None
                         visit(r, inner)
 
         visit(root, 1)
@@ -275,7 +282,7 @@ class _Plan:
             spec = self.ta_spec[id(node)]
             if node.op == "GradStackNew":
                 ms = writes.get(id(node), [])
-                if all(m is not None and not isinstance(m, tuple) for m in ms):
+                if all(isinstance(m, int) for m in ms):
                     spec.capacity = sum(ms)
                 elif spec.like_rows is not None:
                     spec.capacity = spec.like_rows
@@ -298,9 +305,13 @@ class _Plan:
                         "run time (XLA needs every shape when compiling: give it a fixed size, or loop "
                         "over a tensor or range of known length)",
                     )
-                spec.extra = sum(ms)
-                if spec.capacity is not None:
-                    spec.capacity += spec.extra
+                if all(isinstance(m, int) for m in ms):
+                    spec.extra = sum(ms)
+                    if spec.capacity is not None:
+                        spec.capacity += spec.extra
+                else:  # some loop's trip count is known only when compiling: _h_ta_new counts
+                    spec.deferred = ms
+                    spec.extra = None
             # a size known only when compiling (tf.shape(x)[0] of a None dimension):
             # the capacity is the size's value then (_h_ta_new)
             if spec.dtype is None:
@@ -325,6 +336,27 @@ class _Plan:
         if dims is not None and dims and dims[0] is not None:
             return int(dims[0])
         return None
+
+    def _count_known_when_compiling(self, loop):
+        """A For whose trip count the graph does not know but XLA will: it
+        iterates over a tensor (every shape is fixed when compiling) or over a
+        tf.range whose bounds are computed from constants and shapes."""
+        for t in loop.inputs[: loop.attrs.get("n_src", 1)]:
+            if t.node is not None and t.node.op == "Range" and not all(self._value_from_shapes(i, 0) for i in t.node.inputs):
+                return False
+        return True
+
+    def _value_from_shapes(self, t, depth):
+        if t.const is not None:
+            return True
+        node = t.node
+        if node is None or depth > 64 or node.regions or node.opdef is None or node.opdef.effect or node.opdef.nofold:
+            return False
+        if node.op in _SHAPE_OPS:
+            return True
+        if node.op in _HANDLERS or node.op == "Placeholder":
+            return False
+        return all(self._value_from_shapes(i, depth + 1) for i in node.inputs)
 
     def spec_for(self, node):
         return self.ta_spec[id(node)]
@@ -728,23 +760,108 @@ def _h_ta_new(w, node):
         w.env[id(node.outputs[0])] = (v, jnp.asarray(v.shape[0], jnp.int32))
         return
     size = w.get(node.inputs[0])
-    if spec.dynamic and spec.extra and not (_is_static(size) and int(size) == 0):
+    extra, capacity = spec.extra, spec.capacity
+    if spec.deferred is not None:
+        extra = _write_count(w, node, spec.deferred)
+        capacity = None
+    if spec.dynamic and extra and not (_is_static(size) and int(size) == 0):
         # Its final size is max(initial size, last index written + 1), known
         # only when the graph runs: the buffer would be too long.
         raise _refuse(w.plan.fname, node, "a TensorArray with dynamic_size=True and a nonzero initial size, "
                                           "written in the function (XLA needs its final size when compiling: "
                                           "start it at size 0, or give it a fixed size)")
-    capacity = spec.capacity
     if capacity is None:  # the size is known now, while compiling, or never
         if not _is_static(size):
             raise _refuse(w.plan.fname, node, "a TensorArray whose size is known only at run time")
-        capacity = int(size) + spec.extra
+        capacity = int(size) + extra
     if spec.elem is None:
         buf = _Pending(spec.dtype, capacity, node)
     else:
         buf = jnp.zeros((capacity,) + tuple(spec.elem), spec.dtype.np)
     size = jnp.asarray(size, jnp.int32)
     w.env[id(node.outputs[0])] = (buf, size)
+
+
+def _write_count(w, node, mults):
+    """How many times a dynamic_size TensorArray is written, from its writes'
+    multiplicities ([n, For node, ...]: n times per iteration of those loops)
+    and the loops' trip counts, which jit_compile knows when it compiles (a
+    None dimension of the signature is fixed for each compiled shape)."""
+    total = 0
+    for m in mults:
+        if isinstance(m, int):
+            total += m
+            continue
+        count = m[0]
+        for loop in m[1:]:
+            n = _trip_count_now(w, loop)
+            if n is None:
+                raise _refuse(
+                    w.plan.fname, node,
+                    "a TensorArray with dynamic_size=True written a number of times known only at "
+                    "run time (XLA needs every shape when compiling: give it a fixed size, or loop "
+                    "over a tensor or range of known length)",
+                )
+            count *= n
+        total += count
+    return total
+
+
+def _trip_count_now(w, loop):
+    """The number of iterations of the For `loop` when known while compiling
+    (a loop with a break may stop earlier: the buffer has room for all)."""
+    lens = []
+    for t in loop.inputs[: loop.attrs.get("n_src", 1)]:
+        v = w.env.get(id(t))
+        if v is not None and not isinstance(v, (_DynRange, tuple)) and not _is_static(v):
+            shape = jnp.shape(v)  # a traced value: its shape is fixed for this compilation
+        else:
+            sv = _static_value(w, t, 0)
+            if sv is None:
+                return None
+            shape = np.shape(sv)
+        if not shape:
+            return None
+        lens.append(int(shape[0]))
+    return min(lens) if lens else None
+
+
+_SHAPE_OPS = ("Shape", "Size", "Rank")  # their numpy kernels read only the shape of a traced value
+
+
+def _static_value(w, t, depth):
+    """`t`'s value if it is known while compiling (computed from constants and
+    the shapes of traced values by ops without effects), else None. Used
+    before the walker reaches `t`; nothing is stored."""
+    v = w.env.get(id(t))
+    if v is not None:
+        return v if _is_static(v) else None
+    if t.const is not None:
+        return t.const
+    node = t.node
+    if (node is None or depth > 64 or node.regions or node.opdef is None or node.opdef.effect or node.opdef.nofold
+            or node.op in _HANDLERS):
+        return None
+    if node.op in _SHAPE_OPS:
+        x = w.env.get(id(node.inputs[0]))
+        if x is None or isinstance(x, (_DynRange, tuple, _Pending)):
+            return None
+        args = [x]
+    else:
+        args = [_static_value(w, i, depth + 1) for i in node.inputs]
+        if any(a is None for a in args):
+            return None
+    try:
+        val = node.opdef.kernel(*args, **node.attrs)
+    except Exception:  # noqa: BLE001 - the walker reports it where the graph runs it
+        return None
+    outs = node.outputs
+    if len(outs) == 1:
+        return _np_cast(val, t.dtype)
+    for o, x in zip(outs, val):
+        if o is t:
+            return _np_cast(x, t.dtype)
+    return None
 
 
 def _h_ta_write(w, node):
