@@ -1120,10 +1120,12 @@ def _ta_new(cx, node, ins):
     empty = cx.op1("SequenceEmpty", [], dtype=et)
     if size_c is not None and int(size_c) == 0:
         return [empty]
-    if es is not None and es.is_fully_defined():
-        # a fixed-size array of zeros, as the runtime reads unwritten elements
+    if _prefilled(es):
+        # a fixed-size array of zeros, as the runtime reads unwritten elements (an
+        # element dimension known only at run time is 0 until the element is written)
         n = cx.to_i64_1d(ins[0])
-        zeros = cx.op1("Expand", [cx.const(np.zeros((), dtype.np)), cx.op1("Concat", [n, cx.i64(list(es.dims))], axis=0)])
+        dims = [0 if d is None else d for d in es.dims]
+        zeros = cx.op1("Expand", [cx.const(np.zeros((), dtype.np)), cx.op1("Concat", [n, cx.i64(dims)], axis=0)])
         if size_c is not None:
             return cx.op("SplitToSequence", [zeros], axis=0, keepdims=0)
         # size known only at run time: an empty sequence when 0
@@ -1141,6 +1143,11 @@ def _ta_new(cx, node, ins):
     if size_c is not None and int(size_c) > 0:
         raise NotExportableError("a fixed-size TensorArray needs a known element_shape to be exported", node)
     return [empty]
+
+
+def _prefilled(es):
+    """A TensorArray made with its elements (the element rank is known)."""
+    return es is not None and es.dims is not None
 
 
 def _ta_write(cx, node, ins):
@@ -1163,8 +1170,7 @@ def _ta_write(cx, node, ins):
         return [(cx.op1("SequenceInsert", [h, v]), info)]
 
     info_ta = cx.ta_info(node.inputs[0])
-    prefilled = info_ta is not None and info_ta.elem_shape is not None and info_ta.elem_shape.is_fully_defined()
-    if not node.attrs.get("dynamic") and prefilled:
+    if not node.attrs.get("dynamic") and info_ta is not None and _prefilled(info_ta.elem_shape):
         # a fixed-size array (its elements exist from the start): always a replacement
         return [replace()[0][0]]
     inside = cx.op1("Less", [i64, cx.op1("SequenceLength", [h])])
@@ -1301,10 +1307,36 @@ def _argsort(cx, node, ins):
 
 
 def _cumulative(cx, node, ins):
-    if node.attrs.get("kind", "sum") != "sum":
-        raise NotExportableError(f"cumulative {node.attrs.get('kind')} has no ONNX equivalent", node)
+    if node.attrs.get("kind", "sum") == "prod":
+        return _cumprod(cx, node, ins)
     return cx.op("CumSum", [ins[0], cx.i64(int(node.attrs["axis"]))],
                  exclusive=int(bool(node.attrs["exclusive"])), reverse=int(bool(node.attrs["reverse"])))
+
+
+def _cumprod(cx, node, ins):
+    # ONNX has no CumProd (and exp(cumsum(log)) is wrong for zeros and negative
+    # values): out[i] = the product over j of where(j <= i, x[j], 1), the
+    # [n, n] mask built for the run-time length n along the axis
+    x = node.inputs[0]
+    rank = x.shape.rank
+    if rank is None:
+        raise NotExportableError("tf.math.cumprod of a tensor of unknown rank cannot be exported to ONNX", node)
+    axis = int(node.attrs["axis"]) % rank
+    perm = [d for d in range(rank) if d != axis] + [axis]
+    xt = cx.op1("Transpose", [ins[0]], perm=perm) if axis != rank - 1 else ins[0]
+    n = cx.op1("Gather", [cx.op1("Shape", [xt]), cx.i64(-1)], axis=0)
+    idx = cx.op1("Range", [cx.i64(0), n, cx.i64(1)])
+    i = cx.op1("Unsqueeze", [idx, cx.i64([1])])  # [n, 1]: output position
+    cmp = {(False, False): "LessOrEqual", (True, False): "Less",
+           (False, True): "GreaterOrEqual", (True, True): "Greater"}[
+        (bool(node.attrs["exclusive"]), bool(node.attrs["reverse"]))]
+    mask = cx.op1(cmp, [idx, i])  # [n, n]: j (last axis) takes part in position i
+    rows = cx.op1("Unsqueeze", [xt, cx.i64([-2])])  # [..., 1, n]
+    terms = cx.op1("Where", [mask, rows, cx.const(np.array(1, x.dtype.np))])
+    out = cx.op1("ReduceProd", [terms, cx.i64([-1])], keepdims=0)
+    if axis != rank - 1:
+        out = cx.op1("Transpose", [out], perm=[perm.index(d) for d in range(rank)])
+    return [out]
 
 
 def _gather_nd(cx, node, ins):
@@ -1470,6 +1502,16 @@ def _count_from_max(cx, ids):
     return cx.op1("ReduceMax", [cx.op1("Concat", [cx.op1("Add", [ids, cx.i64(1)]), cx.i64([0])], axis=0)], keepdims=0)
 
 
+def _fail_unless(cx, ok, message):
+    """An int64 0 when the bool scalar `ok` holds; otherwise onnxruntime stops
+    the model with an error naming the node, `message` (ONNX has no assertion:
+    the check is an out-of-range Gather). Add it to a value the outputs need."""
+    idx = cx.op1("Cast", [cx.op1("Not", [ok])], to=TP.INT64)
+    out = cx.fresh("check")
+    cx.scope.nodes.append(helper.make_node("Gather", [cx.i64([0]), idx], [out], name=cx.fresh(message), axis=0))
+    return out
+
+
 def _bincount(cx, node, ins):
     attrs = node.attrs
     d = attrs["dtype"]
@@ -1479,8 +1521,11 @@ def _bincount(cx, node, ins):
         size = cx.op1("Max", [size, cx.i64(int(attrs["minlength"]))])
     if attrs["maxlength"] is not None:
         size = cx.op1("Min", [size, cx.i64(int(attrs["maxlength"]))])
-    # values at or past the size are dropped (a negative one is an error when the
-    # runtime runs the graph, a check the exported model does not make: dropped too)
+    # a negative value is an error, as in the runtime (and TensorFlow)
+    smallest = cx.op1("ReduceMin", [cx.op1("Concat", [a, cx.i64([0])], axis=0)], keepdims=0)  # (0 when empty)
+    ok = cx.op1("GreaterOrEqual", [smallest, cx.i64(0)])
+    size = cx.op1("Add", [size, _fail_unless(cx, ok, "tf.math.bincount: Input arr must be non-negative")])
+    # values at or past the size are dropped
     keep = cx.op1("And", [cx.op1("Less", [a, size]), cx.op1("GreaterOrEqual", [a, cx.i64(0)])])
     kept = cx.op1("Compress", [a, keep], axis=0)
     if len(ins) > 1:
@@ -1509,7 +1554,120 @@ def _multinomial(cx, node, ins):
 
 
 def _det(cx, node, ins):
-    return cx.op("Det", ins)
+    return [_det_of(cx, node, ins[0])]
+
+
+def _det_of(cx, node, a, n=None):
+    """det(a) over the last two axes. onnxruntime's Det takes float32/float16
+    only: other dtypes (float64) by an elimination with partial pivoting
+    written out for a matrix size known when exporting."""
+    if node.inputs[0].dtype.name in ("float32", "float16"):
+        return cx.op1("Det", [a])
+    if n is None:
+        n = _matrix_size(node)[0]
+    if n == 0:
+        return cx.op1("ReduceSum", [cx.op1("ReduceSum", [a, cx.i64([-1])], keepdims=0), cx.i64([-1])], keepdims=0)
+    dtype = node.inputs[0].dtype.np
+    one, zero = cx.const(np.array(1, dtype)), cx.const(np.array(0, dtype))
+    rows = cx.i64(np.arange(n))
+    sign = one
+    u = a
+    for k in range(n - 1):
+        col = cx.op1("Gather", [u, cx.i64(k)], axis=-1)  # [..., n]
+        cand = cx.op1("Where", [cx.const(np.arange(n) >= k), cx.op1("Abs", [col]), cx.const(np.array(-1, dtype))])
+        p = cx.op1("ArgMax", [cand], axis=-1, keepdims=1)  # [..., 1]: the pivot row
+        kk = cx.i64(k)
+        perm = cx.op1("Where", [cx.op1("Equal", [rows, kk]), p,
+                                cx.op1("Where", [cx.op1("Equal", [rows, p]), kk, rows])])  # [..., n]
+        idx = cx.op1("Expand", [cx.op1("Unsqueeze", [perm, cx.i64([-1])]), cx.op1("Shape", [u])])
+        u = cx.op1("GatherElements", [u, idx], axis=-2)  # rows k and p swapped
+        swapped = cx.op1("Not", [cx.op1("Equal", [cx.op1("Squeeze", [p, cx.i64([-1])]), kk])])
+        sign = cx.op1("Mul", [sign, cx.op1("Where", [swapped, cx.const(np.array(-1, dtype)), one])])
+        pivot_row = cx.op1("Gather", [u, cx.i64([k])], axis=-2)  # [..., 1, n]
+        pivot = cx.op1("Gather", [pivot_row, cx.i64([k])], axis=-1)  # [..., 1, 1]
+        col = cx.op1("Gather", [u, cx.i64([k])], axis=-1)  # [..., n, 1]
+        factor = cx.op1("Where", [cx.const((np.arange(n) > k).reshape(n, 1)), cx.op1("Div", [col, pivot]), zero])
+        u = cx.op1("Sub", [u, cx.op1("Mul", [factor, pivot_row])])
+    eye = cx.const(np.eye(n, dtype=bool))
+    diag = cx.op1("ReduceSum", [cx.op1("Where", [eye, u, zero]), cx.i64([-1])], keepdims=0)  # [..., n]
+    return cx.op1("Mul", [cx.op1("ReduceProd", [diag, cx.i64([-1])], keepdims=0), sign])
+
+
+# ONNX has Det but no inverse, solve or factorization: those are written out
+# for a matrix size known when exporting (n x n, any batch of them)
+def _matrix_size(node):
+    x = node.inputs[0]
+    dims = x.shape.dims
+    n = None if dims is None else (dims[-1] if dims[-1] is not None else dims[-2])
+    if n is None:
+        raise NotExportableError(f"{node.op} of a matrix whose size is not known when exporting cannot be exported "
+                                 "to ONNX (give the input_signature its matrix dimensions)", node)
+    return int(n), len(dims)
+
+
+def _swap_last(cx, m, rank):
+    return cx.op1("Transpose", [m], perm=list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+def _inverse_of(cx, node, a):
+    """a's inverse by the adjugate: the cofactors are the determinants of the
+    n*n minors, gathered into one batch for one Det."""
+    n, rank = _matrix_size(node)
+    if n == 1:
+        return cx.op1("Reciprocal", [a])
+    keep = np.array([[k for k in range(n) if k != r] for r in range(n)], np.int64)  # [n, n-1]
+    rows = cx.op1("Gather", [a, cx.const(keep)], axis=rank - 2)  # [..., r, n-1, n]
+    minors = cx.op1("Gather", [rows, cx.const(keep)], axis=rank)  # [..., r, n-1, c, n-1]
+    b = rank - 2
+    minors = cx.op1("Transpose", [minors], perm=list(range(b)) + [b, b + 2, b + 1, b + 3])  # [..., r, c, n-1, n-1]
+    dtype = node.inputs[0].dtype.np
+    sign = np.array([[(-1.0) ** (r + c) for c in range(n)] for r in range(n)], dtype)
+    cof = cx.op1("Mul", [_det_of(cx, node, minors, n - 1), cx.const(sign)])  # [..., r, c]
+    det = cx.op1("Unsqueeze", [_det_of(cx, node, a, n), cx.i64([-2, -1])])
+    # (a singular matrix gives inf/nan here; the runtime's kernel raises)
+    return cx.op1("Div", [_swap_last(cx, cof, rank), det])
+
+
+def _matrix_inverse(cx, node, ins):
+    inv = _inverse_of(cx, node, ins[0])
+    if node.attrs.get("adjoint"):
+        inv = _swap_last(cx, inv, _matrix_size(node)[1])
+    return [inv]
+
+
+def _matrix_solve(cx, node, ins):
+    inv = _inverse_of(cx, node, ins[0])
+    if node.attrs.get("adjoint"):
+        inv = _swap_last(cx, inv, _matrix_size(node)[1])
+    return cx.op("MatMul", [inv, ins[1]])
+
+
+def _slogdet(cx, node, ins):
+    # from the determinant: its magnitude may overflow where numpy's slogdet does not
+    det = _det_of(cx, node, ins[0])
+    return [cx.op1("Sign", [det]), cx.op1("Log", [cx.op1("Abs", [det])])]
+
+
+def _cholesky(cx, node, ins):
+    # column by column (Cholesky-Banachiewicz), reading the lower triangle only:
+    # v = a[:, j] - L[:, :j] @ L[j, :j]; L[:, j] = v / sqrt(v[j]) on rows >= j
+    n, rank = _matrix_size(node)
+    a = ins[0]
+    dtype = node.inputs[0].dtype.np
+    zero = cx.const(np.array(0, dtype))
+    cols = []
+    for j in range(n):
+        v = cx.op1("Gather", [a, cx.i64(j)], axis=rank - 1)  # [..., n]
+        if j:
+            done = cx.op1("Concat", cols, axis=-1) if j > 1 else cols[0]  # [..., n, j]
+            lj = cx.op1("Gather", [done, cx.i64([j])], axis=rank - 2)  # [..., 1, j]
+            s = cx.op1("MatMul", [done, _swap_last(cx, lj, rank)])  # [..., n, 1]
+            v = cx.op1("Sub", [v, cx.op1("Squeeze", [s, cx.i64([-1])])])
+        d = cx.op1("Sqrt", [cx.op1("Gather", [v, cx.i64([j])], axis=rank - 2)])  # [..., 1]
+        below = cx.const(np.arange(n) >= j)
+        col = cx.op1("Where", [below, cx.op1("Div", [v, d]), zero])
+        cols.append(cx.op1("Unsqueeze", [col, cx.i64([-1])]))
+    return cx.op("Concat", cols, axis=-1) if n > 1 else [cols[0]]
 
 
 def _eye_mask(cx, m, n):
@@ -1758,6 +1916,11 @@ for _name, _fn in {
     "Unique": _unique,
     "SoftmaxCrossEntropyWithLogits": _softmax_xent,
     "MatrixDeterminant": _det,
+    "MatrixInverse": _matrix_inverse,
+    "MatrixSolve": _matrix_solve,
+    "LogMatrixDeterminant": _slogdet,
+    "Cholesky": _cholesky,
+    "Cumprod": _cumprod,
     "MatrixDiagPart": _diag_part,
     "MatrixDiag": _diag,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_xent,

@@ -333,7 +333,7 @@ def _cum(x, axis, exclusive, reverse, kind):
         x = jnp.flip(x, axis)
     fn = jnp.cumsum if kind == "sum" else jnp.cumprod
     out = fn(x, axis=axis, dtype=x.dtype)
-    if exclusive:
+    if exclusive and x.shape[axis]:  # (an empty axis stays empty)
         first = lax.slice_in_dim(x, 0, 1, axis=axis)
         first = jnp.zeros_like(first) if kind == "sum" else jnp.ones_like(first)
         out = jnp.concatenate([first, lax.slice_in_dim(out, 0, x.shape[axis] - 1, axis=axis)], axis)

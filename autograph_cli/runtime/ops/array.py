@@ -1388,7 +1388,7 @@ def _cum_kernel(x, axis, exclusive, reverse, kind):
         x = np.flip(x, axis)
     fn = np.cumsum if kind == "sum" else np.cumprod
     out = fn(x, axis=axis, dtype=x.dtype)
-    if exclusive:
+    if exclusive and x.shape[axis]:  # (an empty axis stays empty)
         first = np.zeros_like(np.take(x, [0], axis)) if kind == "sum" else np.ones_like(np.take(x, [0], axis))
         out = np.concatenate([first, np.take(out, np.arange(x.shape[axis] - 1), axis)], axis)
     if reverse:
