@@ -262,6 +262,7 @@ for _n in ("log1p", "expm1", "tan", "asin", "acos", "atan", "atan2", "sinh", "co
            "reduce_std", "count_nonzero"):
     setattr(math, _n, getattr(_om, _n))
 math.top_k = _oa.top_k
+math.in_top_k = _nn_ops.in_top_k
 math.cumsum = _oa.cumsum
 for _n in ("erf", "l2_normalize"):
     if hasattr(_nn_ops, _n):

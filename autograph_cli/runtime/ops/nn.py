@@ -27,7 +27,9 @@ __all__ = [
     "softmax", "log_softmax", "dropout", "bias_add", "conv2d", "max_pool2d", "avg_pool2d", "max_pool", "avg_pool",
     "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits",
     "sigmoid_cross_entropy_with_logits", "l2_loss", "moments", "batch_normalization", "l2_normalize",
-    "conv1d", "conv2d_transpose",
+    "conv1d", "conv2d_transpose", "embedding_lookup", "top_k", "in_top_k", "compute_average_loss",
+    "scale_regularization_loss", "weighted_cross_entropy_with_logits", "zero_fraction", "log_poisson_loss",
+    "normalize_moments", "weighted_moments", "crelu", "max_pool1d", "avg_pool1d",
 ]
 
 # op name -> gradient function: fn(inputs, outputs, attrs, output_grads) -> [input grads]
@@ -644,6 +646,30 @@ max_pool = max_pool2d
 avg_pool = avg_pool2d
 
 
+def _one(v, what):
+    v = v if isinstance(v, int) else list(v)
+    if isinstance(v, list):
+        if len(v) == 3:  # [1, k, 1]
+            v = v[1]
+        elif len(v) == 1:
+            v = v[0]
+        else:
+            raise ValueError(f"{what} must be an int or a list of 1 or 3 ints, got {v}")
+    return [1, int(v)]
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    """Max pooling over the width of [batch, width, channels]: the 2-D pool of height 1."""
+    x = _array.expand_dims(_t(input), 1)
+    return _array.squeeze(max_pool2d(x, _one(ksize, "ksize"), _one(strides, "strides"), padding), [1])
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    """Average pooling over the width of [batch, width, channels]."""
+    x = _array.expand_dims(_t(input), 1)
+    return _array.squeeze(avg_pool2d(x, _one(ksize, "ksize"), _one(strides, "strides"), padding), [1])
+
+
 # ------------------------------------------------------------ cross-entropy
 def _xent_infer(inputs, attrs):
     logits, labels = inputs
@@ -771,6 +797,114 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     relu_logits = _array.where(cond, x, zeros)
     neg_abs_logits = _array.where(cond, -x, x)
     return relu_logits - x * z + _math.log1p(_math.exp(neg_abs_logits))
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross-entropy whose positive term is weighted by pos_weight
+    (TensorFlow's stable form: (1 - z) x + (1 + (q - 1) z) (log1p(exp(-|x|)) + max(-x, 0)))."""
+    x = _t(logits)
+    z = _t(labels, dtype=x.dtype)
+    q = _t(pos_weight, dtype=x.dtype)
+    log_weight = 1.0 + (q - 1.0) * z
+    return (1.0 - z) * x + log_weight * (_math.log1p(_math.exp(-_math.abs(x))) + relu(-x))
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """exp(c) - z * c, plus Stirling's approximation of log(z!) for z > 1 when compute_full_loss."""
+    c = _t(log_input)
+    z = _t(targets, dtype=c.dtype)
+    loss = _math.exp(c) - c * z
+    if not compute_full_loss:
+        return loss
+    safe = _array.where(z > 1.0, z, _array.ones_like(z))
+    stirling = safe * _math.log(safe) - safe + 0.5 * _math.log(2.0 * math.pi * safe)
+    return loss + _array.where(z > 1.0, stirling, _array.zeros_like(z))
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """The per-example losses summed and divided by the global batch size
+    (one replica: the batch's first dimension unless given)."""
+    loss = _t(per_example_loss)
+    if sample_weight is not None:
+        loss = loss * _t(sample_weight, dtype=loss.dtype)
+    total = _math.reduce_sum(loss)
+    if global_batch_size is None:
+        n = _math.cast(_array.shape(loss)[0] if loss.shape.rank else 1, loss.dtype)
+    else:
+        n = _t(global_batch_size, dtype=loss.dtype)
+    return total / n
+
+
+def scale_regularization_loss(regularization_loss):
+    """A regularization loss (or a list of them) summed and divided by the number of replicas (one)."""
+    if isinstance(regularization_loss, (list, tuple)):
+        return _math.add_n([_math.reduce_sum(_t(x)) for x in regularization_loss])
+    return _math.reduce_sum(_t(regularization_loss))
+
+
+def zero_fraction(value, name=None):
+    """The fraction of zeros in `value` (float32)."""
+    x = _t(value)
+    return _math.reduce_mean(_math.cast(_math.equal(x, _array.zeros_like(x)), dt.float32))
+
+
+def crelu(features, axis=-1, name=None):
+    """Concatenated ReLU: relu(x) and relu(-x) side by side along `axis`."""
+    x = _t(features)
+    return _array.concat([relu(x), relu(-x)], axis)
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """The rows of `params` at `ids` (tf.gather along axis 0); rows whose L2
+    norm exceeds max_norm are scaled down to it."""
+    rows = _array.gather(_t(params), ids)
+    if max_norm is not None:
+        rank = rows.shape.rank
+        axes = list(range(_t(ids).shape.rank or 0, rank)) if rank is not None else -1
+        norm = _math.sqrt(_math.reduce_sum(_math.square(rows), axis=axes, keepdims=True))
+        rows = rows * _math.minimum(_array.ones_like(norm), _t(max_norm, dtype=rows.dtype) / norm)
+    return rows
+
+
+def top_k(input, k=1, sorted=True, index_type=dt.int32, name=None):  # noqa: A002
+    """tf.nn.top_k: tf.math.top_k."""
+    return _array.top_k(input, k, sorted, index_type)
+
+
+def in_top_k(targets, predictions, k, name=None):
+    """Whether each row's target class is among the row's k largest
+    predictions (ties at the boundary count as in; a non-finite prediction
+    is never in)."""
+    p = _t(predictions)
+    t = _t(targets)
+    target_p = _array.gather(p, t, axis=1, batch_dims=1)  # [batch]
+    greater = _math.reduce_sum(_math.cast(_math.greater(p, _array.expand_dims(target_p, -1)), dt.int32), axis=-1)
+    finite = _math.reduce_all(_math.is_finite(p), axis=-1)
+    return _math.logical_and(_math.less(greater, _t(k, dtype=dt.int32)), finite)
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """Mean and variance from sufficient statistics (a count, a sum, a sum of squares)."""
+    divisor = 1.0 / _t(counts)
+    shifted_mean = _t(mean_ss) * divisor
+    mean = shifted_mean + _t(shift) if shift is not None else shifted_mean
+    variance = _t(variance_ss) * divisor - _math.square(shifted_mean)
+    return mean, variance
+
+
+def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
+    """Mean and variance of x over `axes`, each element counted frequency_weights times."""
+    x = _t(x)
+    w = _t(frequency_weights, dtype=x.dtype)
+    axes = [int(a) for a in axes]
+    wx = x * w
+    wsum = _math.reduce_sum(w * _array.ones_like(x), axis=axes, keepdims=True)
+    mean = _math.reduce_sum(wx, axis=axes, keepdims=True) / wsum
+    var = _math.reduce_sum(w * _math.square(x - mean), axis=axes, keepdims=True) / wsum
+    if not keepdims:
+        mean = _array.squeeze(mean, axes)
+        var = _array.squeeze(var, axes)
+    return mean, var
 
 
 # ------------------------------------------------------------ normalisation
