@@ -20,7 +20,7 @@ from .tensor import Tensor, convert_to_tensor
 
 __all__ = ["Strategy", "MirroredStrategy", "OneDeviceStrategy", "ReduceOp", "get_strategy", "has_strategy",
            "PhysicalDevice", "LogicalDeviceConfiguration", "list_physical_devices", "list_logical_devices",
-           "set_logical_device_configuration", "get_logical_device_configuration"]
+           "set_logical_device_configuration", "get_logical_device_configuration", "device"]
 
 
 class ReduceOp:
@@ -131,6 +131,15 @@ class LogicalDeviceConfiguration(types.SimpleNamespace):
 
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
 _logical: dict = {}
+
+
+@contextlib.contextmanager
+def device(device_name):
+    """tf.device: ops in the block run on the one CPU (TensorFlow places them
+    there too when the named device does not exist: soft placement)."""
+    if device_name is not None and not isinstance(device_name, str) and not callable(device_name):
+        raise TypeError(f"tf.device expects a device name (str), got {device_name!r}")
+    yield
 
 
 def list_physical_devices(device_type=None):

@@ -1,4 +1,4 @@
-"""Data types: bool, int32, int64, float32, float64, string (and internal ones)."""
+"""Data types: bool, int32, int64, float32, float64, complex64/128, string (and internal ones)."""
 from __future__ import annotations
 
 import builtins
@@ -17,6 +17,8 @@ __all__ = [
     "float16",
     "float32",
     "float64",
+    "complex64",
+    "complex128",
     "string",
     "variant",
     "resource",
@@ -24,7 +26,7 @@ __all__ = [
 
 
 class DType:
-    __slots__ = ("name", "np", "is_floating", "is_integer", "is_bool", "is_string", "_np_dtype")
+    __slots__ = ("name", "np", "is_floating", "is_integer", "is_bool", "is_string", "is_complex", "_np_dtype")
 
     def __init__(self, name: str, np_type):
         self.name = name
@@ -34,6 +36,7 @@ class DType:
         self.is_floating = kind == "f"
         self.is_integer = kind in "iu" and kind != ""
         self.is_bool = kind == "b"
+        self.is_complex = kind == "c"
         self.is_string = name == "string"
 
     @property
@@ -71,6 +74,8 @@ uint8 = DType("uint8", np.uint8)
 float16 = DType("float16", np.float16)
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
 string = DType("string", np.object_)
 variant = DType("variant", None)
 resource = DType("resource", None)
@@ -80,7 +85,8 @@ double = float64
 
 _BY_NAME = {
     d.name: d
-    for d in (bool, int8, int16, int32, int64, uint8, float16, float32, float64, string, variant, resource)
+    for d in (bool, int8, int16, int32, int64, uint8, float16, float32, float64, complex64, complex128, string, variant,
+              resource)
 }
 _BY_NP = {d._np_dtype: d for d in _BY_NAME.values() if d.np is not None}
 _BY_NP[np.dtype(np.bytes_)] = string
@@ -103,6 +109,8 @@ def as_dtype(value) -> DType:
         return int32
     if value is builtins.bool:
         return bool
+    if value is complex:
+        return complex128
     if value is bytes or value is str:
         return string
     try:

@@ -460,7 +460,8 @@ def is_tensor(x) -> bool:
     return isinstance(x, Tensor) or hasattr(x, "_as_tensor") or (hasattr(x, "_tf_spec") and not isinstance(x, type))
 
 
-_PY_DEFAULT = {bool: _dt.bool, int: _dt.int32, float: _dt.float32, str: _dt.string, bytes: _dt.string}
+_PY_DEFAULT = {bool: _dt.bool, int: _dt.int32, float: _dt.float32, complex: _dt.complex128, str: _dt.string,
+               bytes: _dt.string}
 
 
 def _infer_py_dtype(value):
@@ -478,7 +479,7 @@ def _infer_py_dtype(value):
             kinds.add(_infer_py_dtype(v))
         if _dt.string in kinds:
             return _dt.string
-        for d in (_dt.float64, _dt.float32, _dt.int64, _dt.int32, _dt.bool):
+        for d in (_dt.complex128, _dt.float64, _dt.float32, _dt.int64, _dt.int32, _dt.bool):
             if d in kinds:
                 if d is _dt.bool and len(kinds) > 1:
                     continue

@@ -97,8 +97,9 @@ class Variable:
             x = np.asarray(x).astype(self._dtype.np)
             x = x[()] if x.ndim == 0 else x
         if not TensorShape(np.shape(x)).is_subtype_of(self._shape):
-            raise ValueError(
-                f"Cannot assign value of shape {np.shape(x)} to variable {self._name!r} of shape {self._shape}"
+            raise ValueError(  # TensorFlow's words (the space before the name included)
+                f"Cannot assign value to variable ' {self.name}': Shape mismatch.The variable shape "
+                f"{self._shape}, and the assigned value shape {TensorShape(np.shape(x))} are incompatible."
             )
         return x
 

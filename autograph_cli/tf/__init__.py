@@ -42,6 +42,8 @@ uint8 = _dt.uint8
 float16 = _dt.float16
 float32 = _dt.float32
 float64 = _dt.float64
+complex64 = _dt.complex64
+complex128 = _dt.complex128
 half = _dt.float16
 double = _dt.float64
 string = _dt.string
@@ -49,6 +51,7 @@ variant = _dt.variant
 dtypes = _types.SimpleNamespace(
     DType=DType, as_dtype=as_dtype, bool=bool, int8=int8, int16=int16, int32=int32, int64=int64, uint8=uint8,
     float16=float16, float32=float32, float64=float64, half=half, double=double, string=string,
+    complex64=complex64, complex128=complex128,
 )
 newaxis = None
 
@@ -263,6 +266,11 @@ for _n in ("log1p", "expm1", "tan", "asin", "acos", "atan", "atan2", "sinh", "co
     setattr(math, _n, getattr(_om, _n))
 math.top_k = _oa.top_k
 math.in_top_k = _nn_ops.in_top_k
+math.real = _om.real
+math.imag = _om.imag
+math.conj = _om.conj
+math.angle = _om.angle
+complex = _om.complex  # noqa: A001
 math.cumsum = _oa.cumsum
 for _n in ("erf", "l2_normalize"):
     if hasattr(_nn_ops, _n):
@@ -316,6 +324,7 @@ errors = _types.SimpleNamespace(
 )
 from autograph_cli.runtime import distribute as _distribute  # noqa: E402
 
+device = _distribute.device
 config = _types.SimpleNamespace(
     run_functions_eagerly=_rfe, functions_run_eagerly=_fre,
     list_physical_devices=_distribute.list_physical_devices, list_logical_devices=_distribute.list_logical_devices,
@@ -839,8 +848,8 @@ __all__ = [
     "TensorSpec", "UnconnectedGradients", "Variable", "abs", "add", "add_n", "argmax", "argmin", "argsort",
     "as_dtype", "autodiff", "autograph", "bool", "boolean_mask", "broadcast_dynamic_shape", "broadcast_static_shape",
     "broadcast_to", "cast", "clip_by_global_norm", "clip_by_norm",
-    "clip_by_value", "compat", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cumsum",
-    "custom_gradient", "data", "debugging", "distribute", "divide", "double", "dtypes", "einsum", "ensure_shape",
+    "clip_by_value", "compat", "complex", "complex128", "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cumsum",
+    "custom_gradient", "data", "debugging", "device", "distribute", "divide", "double", "dtypes", "einsum", "ensure_shape",
     "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
     "floordiv", "foldl", "foldr", "function", "gather", "gather_nd", "greater", "greater_equal", "half",
     "identity", "init_scope", "int16", "int32", "int64", "int8", "io", "is_tensor", "keras", "less", "less_equal",

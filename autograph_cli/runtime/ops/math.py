@@ -82,7 +82,32 @@ def _unary(name, expr, floats_only=False):
 
 
 NEG = _unary("Neg", "-{0}")
-ABS = _unary("Abs", "np.abs({0})")
+
+
+def _real_dtype(d):
+    """The real dtype of a complex one (complex64 -> float32); others as they are."""
+    return {dt.complex64: dt.float32, dt.complex128: dt.float64}.get(d, d)
+
+
+def _real_part_infer(inputs, attrs):
+    x = inputs[0]
+    return [(_real_dtype(x.dtype), x.shape)]
+
+
+def _complex_infer(inputs, attrs):
+    re, im = inputs
+    if re.dtype is not im.dtype or re.dtype not in (dt.float32, dt.float64):
+        raise TypeError(f"tf.complex: real and imag must be both float32 or both float64, got "
+                        f"{re.dtype.name} and {im.dtype.name}")
+    return [(dt.complex64 if re.dtype is dt.float32 else dt.complex128, broadcast_shapes(re.shape, im.shape))]
+
+
+ABS = define("Abs", _real_part_infer, expr="np.abs({0})", sig="x")  # |complex| is real (ComplexAbs)
+REAL = define("Real", _real_part_infer, expr="np.real({0})", sig="x")
+IMAG = define("Imag", _real_part_infer, expr="np.imag({0})", sig="x")
+ANGLE = define("Angle", _real_part_infer, expr="np.angle({0})", sig="x")
+CONJ = define("Conj", _inf_same, expr="np.conj({0})", sig="x")
+COMPLEX = define("Complex", _complex_infer, expr="({0} + 1j * {1})", sig="real, imag")
 SIGN = _unary("Sign", "np.sign({0})")
 SQUARE = _unary("Square", "{0} * {0}")
 TANH = _unary("Tanh", "np.tanh({0})", True)
@@ -467,6 +492,35 @@ def _unary_fn(op):
 negative = _unary_fn(NEG)
 abs = _unary_fn(ABS)  # noqa: A001
 sign = _unary_fn(SIGN)
+
+
+def real(input, name=None):  # noqa: A002
+    """The real part of a complex tensor (a real tensor is returned as is)."""
+    x = _t(input)
+    return apply1(REAL, [x]) if x.dtype.is_complex else x
+
+
+def imag(input, name=None):  # noqa: A002
+    """The imaginary part of a complex tensor (zeros for a real one)."""
+    x = _t(input)
+    return apply1(IMAG, [x]) if x.dtype.is_complex else x * 0
+
+
+def conj(x, name=None):
+    """The complex conjugate (a real tensor is returned as is)."""
+    x = _t(x)
+    return apply1(CONJ, [x]) if x.dtype.is_complex else x
+
+
+def angle(input, name=None):  # noqa: A002
+    """The argument of each complex number (0 or pi for real numbers)."""
+    return apply1(ANGLE, [_t(input)])
+
+
+def complex(real, imag, name=None):  # noqa: A001
+    """real + imag * 1j: complex64 from float32 parts, complex128 from float64."""
+    re = _t(real)
+    return apply1(COMPLEX, [re, _t(imag, dtype=re.dtype)])
 square = _unary_fn(SQUARE)
 tanh = _unary_fn(TANH)
 exp = _unary_fn(EXP)
