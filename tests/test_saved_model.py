@@ -628,3 +628,76 @@ def test_a_loaded_object_can_be_saved_again(saved, tmp_path):
     assert int(again.v.numpy()) == 11
     assert int(again.add(1)) == 12
     assert int(again.signatures["serving_default"](x=tf.constant(1))["output_0"]) == 13
+
+
+KERAS_SAVE = textwrap.dedent('''
+    import sys, json
+    import numpy as np
+    import autograph_cli.tf as tf
+
+    class Twice(tf.keras.Model):  # defined here only: the loading process cannot import it
+        def __init__(self):
+            super().__init__()
+            self.d = tf.keras.layers.Dense(2)
+
+        def call(self, x, training=False):
+            return self.d(x) * 2.0, tf.reduce_sum(x, axis=1)
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    inp = tf.keras.Input((3,), name="features")
+    h = tf.keras.layers.Dropout(0.5)(tf.keras.layers.Dense(4, activation="relu")(inp))
+    functional = tf.keras.Model(inp, tf.keras.layers.Dense(2, name="scores")(h))
+    sub = Twice()
+    want = {"functional": functional(x).numpy().tolist(), "sub": [t.numpy().tolist() for t in sub(x)]}
+    tf.saved_model.save(functional, sys.argv[1] + "/functional")
+    tf.saved_model.save(sub, sys.argv[1] + "/sub")
+    print(json.dumps(want))
+''')
+
+KERAS_LOAD = textwrap.dedent('''
+    import sys, json
+    import numpy as np
+    import autograph_cli.tf as tf
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = {}
+    for name in ("functional", "sub"):
+        m = tf.saved_model.load(sys.argv[1] + "/" + name)
+        sig = m.signatures["serving_default"]
+        called = tf.nest.map_structure(lambda t: t.numpy().tolist(), m(x))
+        tf.saved_model.save(m, sys.argv[1] + "/" + name + "_again")
+        again = tf.saved_model.load(sys.argv[1] + "/" + name + "_again")
+        out[name] = {
+            "call": called,
+            "call5": list(tf.nest.flatten(m(np.ones((5, 3), np.float32)))[0].shape),
+            "inputs": {k: [list(v.shape), v.dtype.name] for k, v in sig.structured_input_signature[1].items()},
+            "sig": {k: v.numpy().tolist() for k, v in sig(tf.constant(x)).items()},
+            "trainable": [v.trainable for v in m.trainable_variables],
+            "n_vars": len(m.variables),
+            "again": tf.nest.map_structure(lambda t: t.numpy().tolist(), again(x)),
+            "again_sigs": sorted(again.signatures),
+        }
+    print(json.dumps(out))
+''')
+
+
+def test_keras_models_saved_with_tf_saved_model_save_load_without_their_source(tmp_path):
+    r = _run(KERAS_SAVE, str(tmp_path), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    want = json.loads(r.stdout)
+    r = _run(KERAS_LOAD, str(tmp_path), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    f, s = out["functional"], out["sub"]
+    np.testing.assert_allclose(f["call"], want["functional"], rtol=1e-6)  # training=False: no dropout
+    assert f["inputs"] == {"features": [[None, 3], "float32"]}
+    assert list(f["sig"]) == ["scores"]  # named after the output layer, as tf.keras 2 does
+    np.testing.assert_allclose(f["sig"]["scores"], want["functional"], rtol=1e-6)
+    assert f["call5"] == [5, 2] and f["n_vars"] == 4 and f["trainable"] == [True] * 4
+    np.testing.assert_allclose(f["again"], want["functional"], rtol=1e-6)
+    assert f["again_sigs"] == ["serving_default"]
+    np.testing.assert_allclose(s["call"][0], want["sub"][0], rtol=1e-6)
+    np.testing.assert_allclose(s["call"][1], want["sub"][1], rtol=1e-6)
+    assert sorted(s["sig"]) == ["output_1", "output_2"] and s["inputs"] == {"inputs": [[None, 3], "float32"]}
+    assert s["call5"] == [5, 2] and s["n_vars"] == 2
+    np.testing.assert_allclose(s["again"][0], want["sub"][0], rtol=1e-6)

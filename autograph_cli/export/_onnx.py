@@ -1333,7 +1333,8 @@ def _cumprod(cx, node, ins):
     mask = cx.op1(cmp, [idx, i])  # [n, n]: j (last axis) takes part in position i
     rows = cx.op1("Unsqueeze", [xt, cx.i64([-2])])  # [..., 1, n]
     terms = cx.op1("Where", [mask, rows, cx.const(np.array(1, x.dtype.np))])
-    out = cx.op1("ReduceProd", [terms, cx.i64([-1])], keepdims=0)
+    # reshaped to x's shape: onnxruntime 1.23 returns an empty input unreduced
+    out = cx.op1("Reshape", [cx.op1("ReduceProd", [terms, cx.i64([-1])], keepdims=1), cx.op1("Shape", [xt])])
     if axis != rank - 1:
         out = cx.op1("Transpose", [out], perm=[perm.index(d) for d in range(rank)])
     return [out]
@@ -1565,9 +1566,10 @@ def _det_of(cx, node, a, n=None):
         return cx.op1("Det", [a])
     if n is None:
         n = _matrix_size(node)[0]
-    if n == 0:
-        return cx.op1("ReduceSum", [cx.op1("ReduceSum", [a, cx.i64([-1])], keepdims=0), cx.i64([-1])], keepdims=0)
     dtype = node.inputs[0].dtype.np
+    if n == 0:  # (the determinant of a 0 x 0 matrix is 1)
+        batch = cx.op1("Slice", [cx.op1("Shape", [a]), cx.i64([0]), cx.i64([-2])])
+        return cx.op1("Expand", [cx.const(np.array(1, dtype)), batch])
     one, zero = cx.const(np.array(1, dtype)), cx.const(np.array(0, dtype))
     rows = cx.i64(np.arange(n))
     sign = one

@@ -266,6 +266,7 @@ class _ObjectGraph:
         self.w = w
         self.nodes = []
         self.memo = {}
+        self.extra = {}  # id(object) -> {name: function} saved as its attributes too (a Keras model's __call__)
 
     def add(self, obj, path):
         key = (id(obj._function), id(obj._instance)) if isinstance(obj, _BoundFunction) else id(obj)
@@ -318,8 +319,77 @@ class _ObjectGraph:
                 continue
             if isinstance(cls_attr, Function):
                 children[name] = getattr(obj, name)
+        for name, v in self.extra.get(id(obj), {}).items():
+            children.setdefault(name, v)
         return {"kind": "object", "class": type(obj).__name__,
                 "children": {name: self.add(v, f"{path}.{name}") for name, v in children.items()}}
+
+
+# -- Keras models ------------------------------------------------------------------
+
+
+def _keras_serving(obj):
+    """A Keras model saved with tf.saved_model.save, as tf.keras 2 saves it: a
+    `__call__` traced for the inputs it was built with (batch dimension None,
+    training=False) and a `serving_default` signature whose outputs are named
+    after the output layers (`output_1`, ... for a subclassed model). None for
+    anything else, a model never built, or one with its own `__call__`
+    tf.function."""
+    cls = type(obj)
+    if not (hasattr(obj, "_keras_untracked_build_shape") or getattr(obj, "_functional_inputs", None) is not None):
+        return None
+    if not hasattr(obj, "layers") or not callable(getattr(obj, "call", None)):
+        return None
+    if isinstance(cls.__dict__.get("__call__"), Function):
+        return None
+    from autograph_cli.runtime.dtypes import float32
+    from autograph_cli.runtime.shapes import TensorShape, TensorSpec
+
+    def batchless(shape):
+        dims = TensorShape(shape).dims
+        return None if dims is None else [None] + list(dims[1:])
+
+    ins = getattr(obj, "_functional_inputs", None)
+    if ins is not None:
+        spec = nest.map_structure(lambda t: TensorSpec(batchless(t.shape), t.dtype, getattr(t, "name", None)), ins)
+        outs = nest.flatten(obj._functional_outputs)
+        names = []
+        for i, t in enumerate(outs):
+            hist = getattr(t, "_keras_history", None)
+            layer = hist[0][0] if hist else None
+            names.append(getattr(layer, "name", None) or f"output_{i + 1}")
+        if len(set(names)) != len(names):
+            names = [f"output_{i + 1}" for i in range(len(outs))]
+    else:
+        shape = obj.__dict__.get("_keras_untracked_build_shape")
+        if shape is None or not getattr(obj, "built", False):
+            return None
+        spec = _shape_specs(shape, lambda sh: TensorSpec(batchless(sh), float32))
+        names = None
+
+    def serve(inputs):
+        return obj(inputs, training=False)
+
+    def signature(inputs):
+        out = obj(inputs, training=False)
+        flat = nest.flatten(out)
+        keys = names if names is not None and len(names) == len(flat) else [f"output_{i + 1}" for i in range(len(flat))]
+        return dict(zip(keys, flat))
+
+    call = Function(serve, input_signature=[spec], autograph=False, name="__call__")
+    sig = Function(signature, input_signature=[spec], autograph=False, name="serving_default")
+    return call, sig
+
+
+def _shape_specs(shape, make):
+    """A structure of shapes (the inputs a model was built with) as specs."""
+    if isinstance(shape, dict):
+        return {k: _shape_specs(v, make) for k, v in shape.items()}
+    dims = getattr(shape, "dims", shape)
+    if isinstance(dims, (list, tuple)) and dims and all(isinstance(d, (list, tuple, dict)) or hasattr(d, "dims")
+                                                       for d in dims):
+        return type(dims)(_shape_specs(d, make) for d in dims)
+    return make(shape)
 
 
 # -- signatures --------------------------------------------------------------------
@@ -408,9 +478,14 @@ def save(obj: Any, export_dir: str | os.PathLike[str], signatures: Any = None, o
     export_dir = os.fspath(export_dir)
     w = _Writer()
     og = _ObjectGraph(w)
+    keras = _keras_serving(obj)
+    if keras is not None:
+        og.extra[id(obj)] = {"__call__": keras[0]}
     og.add(obj, "root")
     if signatures is None:
         signatures = _default_signatures(obj)
+        if not signatures and keras is not None:
+            signatures = {DEFAULT_SIGNATURE: keras[1]}
     elif not isinstance(signatures, dict):
         signatures = {DEFAULT_SIGNATURE: signatures}
     sigs = {}
