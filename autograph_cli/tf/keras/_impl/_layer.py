@@ -67,6 +67,17 @@ def keras_mask(t):
     return entry[1] if entry is not None and entry[0]() is t else None
 
 
+def _clear_mask(t):
+    entry = _masks.get(id(t))
+    if entry is not None and entry[0]() is t:
+        del _masks[id(t)]
+
+
+# tf.keras 2's `tensor._keras_mask` (read by the masking guide's programs; a tensor without a mask reads None)
+Tensor._keras_mask = property(  # type: ignore[attr-defined]
+    keras_mask, lambda t, m: _set_mask(t, m) if m is not None else _clear_mask(t))
+
+
 class _CallContext(threading.local):
     def __init__(self):
         self.training = []  # the `training` value of the enclosing calls
@@ -125,6 +136,8 @@ class KerasTensor:
     """A symbolic Keras value of the functional API: its shape and dtype, and
     the layer call that made it (`_keras_history`: (node, index) with node =
     (layer, inputs, args, kwargs, outputs); None for a `keras.Input`)."""
+
+    _keras_mask = None  # the mask a layer's call gave this value (a boolean KerasTensor), as tf.keras shows it
 
     def __init__(self, shape, dtype, name=None, history=None):
         self.shape = TensorShape(shape)
@@ -224,7 +237,10 @@ def _symbolic_call(layer, inputs, args, kwargs):
 
     def placeholder(x):
         if isinstance(x, KerasTensor):
-            return graph.placeholder(x.dtype, x.shape, x.name or "keras_input")
+            p = graph.placeholder(x.dtype, x.shape, x.name or "keras_input")
+            if x._keras_mask is not None:  # the traced call sees the incoming mask, as the real one will
+                _set_mask(p, graph.placeholder(x._keras_mask.dtype, x._keras_mask.shape, "keras_mask"))
+            return p
         return x
 
     saved = ctx.graph
@@ -244,9 +260,13 @@ def _symbolic_call(layer, inputs, args, kwargs):
         if not isinstance(x, Tensor):
             raise TypeError(f"Layer {layer.name} returned {x!r} on symbolic inputs: a functional model's layers "
                             "must return tensors")
-    node[4] = nest.pack_sequence_as(out, [
-        KerasTensor(x.shape, x.dtype, name=f"{layer.name}/out{i}" if len(leaves) > 1 else layer.name,
-                    history=(node, i)) for i, x in enumerate(leaves)])
+    outs = [KerasTensor(x.shape, x.dtype, name=f"{layer.name}/out{i}" if len(leaves) > 1 else layer.name,
+                        history=(node, i)) for i, x in enumerate(leaves)]
+    for kt, x in zip(outs, leaves):
+        m = keras_mask(x)
+        if isinstance(m, Tensor):
+            kt._keras_mask = KerasTensor(m.shape, m.dtype, name=f"{kt.name}/mask")
+    node[4] = nest.pack_sequence_as(out, outs)
     _inbound_nodes.setdefault(layer, []).append(node)
     return node[4]
 
@@ -422,6 +442,51 @@ class Layer(Module):
         return out
 
     @property
+    def metrics(self):
+        """The metrics this layer and its sublayers track: Metric objects held in attributes (lists and
+        dicts too) and those made by add_metric (Keras 3 tracks the former; tf.keras 2 had add_metric)."""
+        from .metrics import Metric
+
+        out: list = []
+        seen: set = set()
+
+        def visit(v):
+            if id(v) in seen:
+                return
+            seen.add(id(v))
+            if isinstance(v, Metric):
+                out.append(v)
+            elif isinstance(v, Layer):
+                for m in vars(v).get("_keras_untracked_added_metrics", {}).values():
+                    visit(m)
+                for k, a in vars(v).items():
+                    if not k.startswith("_keras_untracked") and k not in ("_compiled_metrics", "_loss_tracker"):
+                        visit(a)
+            elif isinstance(v, (list, tuple)):
+                for a in v:
+                    visit(a)
+            elif isinstance(v, dict):
+                for a in v.values():
+                    visit(a)
+
+        visit(self)
+        return out
+
+    def add_metric(self, value, name=None, aggregation="mean"):
+        """tf.keras 2's add_metric: a Mean metric named `name`, updated with `value` at each call."""
+        from .metrics import Mean
+
+        if name is None:
+            raise ValueError("Please provide a name for your metric like `self.add_metric(tf.reduce_sum(inputs), "
+                             "name='mean_activation')`")
+        if aggregation not in (None, "mean"):
+            raise NotImplementedError(f"add_metric(aggregation={aggregation!r}): only 'mean' is supported")
+        added = self.__dict__.setdefault("_keras_untracked_added_metrics", {})
+        if name not in added:
+            added[name] = Mean(name=name)
+        added[name].update_state(value)
+
+    @property
     def losses(self):
         out = list(self._losses)
         for penalty in getattr(self, "_keras_untracked_regularizers", ()):
@@ -541,9 +606,14 @@ class Layer(Module):
             out = call(inputs, *args, **kwargs)
         finally:
             stack.pop()
+        compute = getattr(self, "compute_mask", None)
         if isinstance(out, Tensor):
-            compute = getattr(self, "compute_mask", None)
             _set_mask(out, mask if compute is None else compute(inputs, mask))
+        elif compute is not None and isinstance(out, (list, tuple)):  # one mask per output (a list from compute_mask)
+            out_masks = compute(inputs, mask)
+            if isinstance(out_masks, (list, tuple)) and len(out_masks) == len(out):
+                for t, m in zip(out, out_masks):
+                    _set_mask(t, m)
         reg = getattr(self, "activity_regularizer", None)
         if reg is not None:  # tf.keras 2: the penalty of the outputs, divided by the batch size
             for y in nest.flatten(out):

@@ -543,8 +543,12 @@ class Model(Layer):
 
     @property
     def metrics(self):
+        """The loss tracker, compile()'s metrics, then the metrics the model's layers track
+        (attributes, add_metric): all reset at each epoch and reported by fit."""
         out = [] if self._loss_tracker is None else [self._loss_tracker]
-        return out + list(self._compiled_metrics)
+        out += list(self._compiled_metrics)
+        known = {id(m) for m in out}
+        return out + [m for m in Layer.metrics.fget(self) if id(m) not in known]
 
     @property
     def compiled_metrics(self):
