@@ -713,6 +713,35 @@ def _pack_with_args(values, flat, is_var, args):
     return packed
 
 
+def _check_initial_invariants(names, values, flat, is_var, invariants, explicit, location):
+    """A shape invariant the user gave must admit the variable's shape before the loop."""
+    owner = {}
+    for name, v in zip(names, values):
+        if not _is_undefined(v):
+            for leaf in nest.flatten(v):
+                owner.setdefault(id(leaf), name)
+    for x, var in zip(flat, is_var):
+        if not var or id(x) not in explicit or not isinstance(x, Tensor):
+            continue
+        shape = invariants[id(x)]
+        if not x.shape.is_subtype_of(shape):
+            name = owner.get(id(x), "a loop variable")
+            if isinstance(name, WhileLoopInput):
+                raise ValueError(
+                    f"{_where(location)}The shape invariant specified for {name} is not compatible with the initial "
+                    f"shape of the loop variable. It enters the loop with shape {x.shape}, but the specified shape "
+                    f"invariant is {shape}.")
+            raise ValueError(f"{_where(location)}'{name}' has shape {x.shape} before the loop, which does not "
+                             f"conform with the shape invariant {shape}.")
+
+
+class WhileLoopInput(str):
+    """The name of a tf.while_loop loop variable (the input tensor's name, or
+    loop_vars[i]): its errors are tf.while_loop's, not AutoGraph's."""
+
+    __slots__ = ()
+
+
 def _same_function(x, y) -> bool:
     """A function the loop body defines again on each iteration (`def k(u):`
     in the body): the same code over the same closure cells and defaults
@@ -809,16 +838,21 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
                 # generator without shapes): relax the loop variable and trace again
                 _relax_requests.append((k - 1, arg.shape.most_specific_common_supertype(y.shape)))
             elif arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape):
+                # TensorFlow's messages: tf.while_loop's (while_v2), AutoGraph's
+                if isinstance(name, WhileLoopInput):
+                    raise ValueError(
+                        f"{_where(location)}Input tensor `{name}` enters the loop with shape {arg.shape}, but has "
+                        f"shape {y.shape} after one iteration. To allow the shape to vary across iterations, use "
+                        "the `shape_invariants` argument of tf.while_loop to specify a less-specific shape."
+                    )
                 if _loop_frames and arg_index in _loop_frames[-1].explicit:
                     raise ValueError(
                         f"{_where(location)}'{name}' has shape {y.shape} after one iteration, which does not "
-                        f"conform to its shape invariant {arg.shape}"
+                        f"conform with the shape invariant {arg.shape}."
                     )
                 raise ValueError(
                     f"{_where(location)}'{name}' has shape {arg.shape} before the loop, but shape {y.shape} after "
-                    f"one iteration, which does not conform to its shape invariant {arg.shape} (its shape before "
-                    "the loop); use tf.autograph.experimental.set_loop_options(shape_invariants=...) to relax it, "
-                    "or x.set_shape() inside the loop"
+                    "one iteration. Use tf.autograph.experimental.set_loop_options to set shape invariants."
                 )
             results.append(y)
     return results
@@ -911,6 +945,8 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
     for attempt in range(3):
         flat, is_var = _flat_loop(values)
         specs = _specs_for(flat, is_var, invariants)
+        if explicit:
+            _check_initial_invariants(names, values, flat, is_var, invariants, explicit, location)
         frame = _LoopFrame(None, {id(v): (i, len(v), v) for i, v in enumerate(values) if type(v) is list})
         frame.explicit = {j for j, x in enumerate(x for x, v in zip(flat, is_var) if v) if id(x) in explicit}
         _loop_frames.append(frame)
@@ -1265,7 +1301,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             lv = [out] if single else list(out) if isinstance(out, (list, tuple)) else [out]
             n += 1
         return lv[0] if single else type(loop_vars)(lv)
-    names = tuple(f"loop_var_{i}" for i in range(len(lv)))
+    seen = [v.name if isinstance(v, SymbolicTensor) else None for v in lv]
+    names = tuple(WhileLoopInput(n if n is not None and seen.count(n) == 1 else f"loop_vars[{i}]")
+                  for i, n in enumerate(seen))
 
     def test_fn(vals):
         return cond(*vals)
@@ -1281,7 +1319,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         inv = [shape_invariants] if single else list(shape_invariants)
         lv = _prepare_loop_vars(names, lv, None, "while")
         pairs = [(v, s) for v, s in zip(lv, inv) if s is not None]
-    res = staged_while(test_fn, body_fn, lv, names, shape_invariants=pairs)
+    res = staged_while(test_fn, body_fn, lv, names, shape_invariants=pairs, maximum_iterations=maximum_iterations)
     return res[0] if single else type(loop_vars)(res)
 
 
@@ -1548,7 +1586,9 @@ def _len(x):
         if d is not None and d and d[0] is not None:
             return d[0]
         if d is not None and not d:
-            raise TypeError("len is not well defined for a scalar tensor")
+            raise ValueError(f"len requires a non-scalar tensor, got one of shape {x.shape}")
+        if d is None:  # rank known when the graph runs
+            ops.apply(ASSERT, [ops.greater(ops.rank(x), 0)], {"message": "len requires non-zero rank, got 0"})
         return ops.shape(x)[0]
     if isinstance(x, TensorArray) and not isinstance(x._handle, EagerTensor):
         return x.size()

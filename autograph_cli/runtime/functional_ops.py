@@ -16,7 +16,7 @@ from .shapes import TensorShape, TensorSpec
 from .tensor import Tensor, convert_to_tensor
 from .tensor_array import TensorArray
 
-__all__ = ["map_fn", "scan", "foldl", "foldr", "name_scope", "UNROLL_LIMIT"]
+__all__ = ["map_fn", "vectorized_map", "scan", "foldl", "foldr", "name_scope", "UNROLL_LIMIT"]
 
 UNROLL_LIMIT = 16  # longest static sequence traced element by element
 
@@ -145,6 +145,28 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     items = nest.pack_sequence_as(elems, flat)
     _, stacked = _loop("tf.map_fn", items, step, (), specs)
     return nest.pack_sequence_as(signature, stacked)
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """tf.vectorized_map: the values of map_fn(fn, elems) (this runtime runs
+    the loop; fn's outputs may differ from elems in structure and dtype, as
+    TensorFlow's vectorization allows)."""
+    flat = [_tensor(x) for x in nest.flatten(elems)]
+    n, n_t = _length(flat, "tf.vectorized_map")
+    if not _staged():
+        count = n if n is not None else int(n_t.numpy())
+        if count:
+            outs = [fn(nest.pack_sequence_as(elems, [x[i] for x in flat])) for i in range(count)]
+            leaves = [nest.flatten(o) for o in outs]
+            return nest.pack_sequence_as(outs[0], [ops.stack([_tensor(v[j]) for v in leaves])
+                                                   for j in range(len(leaves[0]))])
+        return map_fn(fn, elems)
+    # fn traced once on the first slice for its output signature (dead
+    # nodes, pruned when the graph is compiled)
+    probe = fn(nest.pack_sequence_as(elems, [x[0] for x in flat]))
+    signature = nest.pack_sequence_as(probe, [TensorSpec(t.shape, t.dtype)
+                                              for t in (_tensor(v) for v in nest.flatten(probe))])
+    return map_fn(fn, elems, fn_output_signature=signature)
 
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,

@@ -77,6 +77,46 @@ class TensorShape:
             return TensorShape(None)
         return TensorShape([a if a == b else None for a, b in zip(self.dims, other.dims)])
 
+    most_specific_compatible_shape = most_specific_common_supertype  # TF 1.x name
+
+    def assert_is_compatible_with(self, other) -> None:
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
+
+    def assert_same_rank(self, other) -> None:
+        other = as_shape(other)
+        if self.rank is not None and other.rank is not None and self.rank != other.rank:
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def assert_has_rank(self, rank) -> None:
+        if self.rank not in (None, rank):
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_is_fully_defined(self) -> None:
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def with_rank(self, rank) -> "TensorShape":
+        if self.dims is None:
+            return TensorShape([None] * rank)
+        if len(self.dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+        return self
+
+    def with_rank_at_least(self, rank) -> "TensorShape":
+        if self.dims is not None and len(self.dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank) -> "TensorShape":
+        if self.dims is not None and len(self.dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def __bool__(self):
+        # TF: "contains non-zero information" (a scalar shape () is truthy)
+        return self.dims is not None
+
     def __len__(self):
         if self.dims is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")
@@ -108,6 +148,9 @@ class TensorShape:
 
     def __add__(self, other):
         return self.concatenate(other)
+
+    def __radd__(self, other):
+        return as_shape(other).concatenate(self)
 
     def concatenate(self, other):
         other = as_shape(other)

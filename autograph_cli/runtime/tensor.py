@@ -233,13 +233,15 @@ class Tensor:
 
     def __len__(self):
         d = self.shape
-        if d.dims is None or not d.dims:
-            raise TypeError("len is not well defined for a scalar or unknown-rank tensor")
-        if d.dims[0] is None:
+        if d.dims is None or d.dims and d.dims[0] is None:
+            # (TensorFlow's symbolic tensors refuse len() always; a static first
+            # dimension is answered here, as AutoGraph's len() answers it)
             raise TypeError(
-                "len is not well defined for symbolic tensors with an unknown first "
-                "dimension; use tf.shape(x)[0]"
+                f"len is not well defined for symbolic Tensors. ({self.name}) Please call `x.shape` rather "
+                "than `len(x)` for shape information."
             )
+        if not d.dims:
+            raise TypeError("Scalar tensor has no `len()`")
         return d.dims[0]
 
 
@@ -284,6 +286,12 @@ class EagerTensor(Tensor):
     @property
     def shape(self) -> TensorShape:
         return TensorShape(np.shape(self._value))
+
+    def set_shape(self, shape):
+        """An eager tensor's shape is known: set_shape only checks it."""
+        shape = TensorShape(shape)
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied shape {shape}.")
 
     @property
     def device(self):

@@ -248,6 +248,7 @@ linspace = _oa.linspace
 einsum = _ol.einsum
 norm = _ol.norm
 map_fn = _of.map_fn
+vectorized_map = _of.vectorized_map
 scan = _of.scan
 foldl = _of.foldl
 foldr = _of.foldr
@@ -286,6 +287,8 @@ linalg = _types.SimpleNamespace(
 from autograph_cli.runtime.ops import composed as _oc  # noqa: E402
 
 slice = _oc.slice_  # noqa: A001
+dynamic_partition = _oc.dynamic_partition
+dynamic_stitch = _oc.dynamic_stitch
 strided_slice = _oc.strided_slice
 broadcast_to = _oc.broadcast_to
 broadcast_static_shape = _oc.broadcast_static_shape
@@ -849,7 +852,7 @@ __all__ = [
     "as_dtype", "autodiff", "autograph", "bool", "boolean_mask", "broadcast_dynamic_shape", "broadcast_static_shape",
     "broadcast_to", "cast", "clip_by_global_norm", "clip_by_norm",
     "clip_by_value", "compat", "complex", "complex128", "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cumsum",
-    "custom_gradient", "data", "debugging", "device", "distribute", "divide", "double", "dtypes", "einsum", "ensure_shape",
+    "custom_gradient", "data", "debugging", "device", "distribute", "divide", "double", "dtypes", "dynamic_partition", "dynamic_stitch", "einsum", "ensure_shape",
     "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
     "floordiv", "foldl", "foldr", "function", "gather", "gather_nd", "greater", "greater_equal", "half",
     "identity", "init_scope", "int16", "int32", "int64", "int8", "io", "is_tensor", "keras", "less", "less_equal",
@@ -864,7 +867,7 @@ __all__ = [
     "string",
     "strings", "subtract", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
     "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "test", "tile", "train", "transpose", "truediv", "types", "uint8",
-    "unique", "unstack", "variant", "where", "while_loop", "zeros", "zeros_like",
+    "unique", "unstack", "variant", "vectorized_map", "where", "while_loop", "zeros", "zeros_like",
 ]
 
 from autograph_cli.tf import _docs  # noqa: E402

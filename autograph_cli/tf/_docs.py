@@ -59,6 +59,9 @@ DOCS: dict[str, str] = {
     "tf.boolean_mask": "The elements (or slices) of a tensor where a boolean mask is true.",
     "tf.sort": "The values of a tensor sorted along an axis, ascending or descending.",
     "tf.argsort": "The indices that sort a tensor along an axis.",
+    "tf.dynamic_partition": "The slices of a tensor split into num_partitions tensors by a partition index per slice.",
+    "tf.dynamic_stitch": "One tensor whose rows are the data slices placed at the given indices (later ones win).",
+    "tf.vectorized_map": "fn applied to each slice of elems along axis 0, its results stacked (as tf.map_fn).",
     "tf.unique": "The distinct values of a 1-D tensor in order of first appearance, and each element's index "
                  "into them.",
     "tf.reverse": "A tensor with the order of elements reversed along the given axes.",

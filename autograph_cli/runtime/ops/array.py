@@ -663,7 +663,12 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 
 def ensure_shape(x, shape, name=None):
-    return apply1(ENSURE_SHAPE, [_t(x)], {"shape": as_shape(shape)})
+    x, shape = _t(x), as_shape(shape)
+    if isinstance(x, EagerTensor) and not x.shape.is_subtype_of(shape):
+        # eagerly the check is the kernel's (a runtime error), not shape inference's
+        raise InvalidArgumentError(None, "EnsureShape", f"Shape of tensor {x.shape} is not compatible with "
+                                   f"expected shape {shape}. [Op:EnsureShape]")
+    return apply1(ENSURE_SHAPE, [x], {"shape": shape})
 
 
 

@@ -19,7 +19,7 @@ from ._core import apply1
 from .math import cast, floordiv, floormod, logical_and, matmul, not_equal
 
 __all__ = ["slice_", "strided_slice", "broadcast_to", "broadcast_static_shape", "broadcast_dynamic_shape", "matvec",
-           "truncatediv", "truncatemod"]
+           "truncatediv", "truncatemod", "dynamic_partition", "dynamic_stitch"]
 
 
 def _elements(v, n=None):
@@ -148,3 +148,64 @@ def truncatemod(x, y, name=None):
     """tf.math.truncatemod: the remainder of truncatediv (its sign is x's, as C's %)."""
     x, y = _convert_pair(x, y)
     return x - y * truncatediv(x, y)
+
+
+def dynamic_partition(data, partitions, num_partitions, name=None):
+    """tf.dynamic_partition: ``num_partitions`` tensors, the i-th holding the
+    slices of ``data`` whose partition index is i (in order). ``partitions``'
+    shape is a prefix of ``data``'s; each output has a data-dependent first
+    dimension (None while tracing)."""
+    from . import array as _a, math as _m
+
+    x, p = _t(data), _t(partitions)
+    if not p.dtype.is_integer:
+        raise TypeError(f"tf.dynamic_partition: partitions must be int32, got {p.dtype.name}")
+    if not isinstance(num_partitions, (int, np.integer)) or num_partitions < 1:
+        raise ValueError(f"tf.dynamic_partition: num_partitions must be a positive Python int, got {num_partitions!r}")
+    if p.shape.rank is not None and x.shape.rank is not None and (
+            x.shape.rank < p.shape.rank or not x.shape[:p.shape.rank].is_compatible_with(p.shape)):
+        raise ValueError(f"tf.dynamic_partition: partitions' shape {p.shape} must be a prefix of data's shape "
+                         f"{x.shape}")
+    if isinstance(p, EagerTensor):
+        bad = (p.numpy() < 0) | (p.numpy() >= num_partitions)
+        if np.any(bad):
+            v = int(np.asarray(p.numpy())[bad].reshape(-1)[0])
+            raise InvalidArgumentError(None, "DynamicPartition", f"partitions{[int(k) for k in np.argwhere(bad)[0]]} = {v} is "
+                                       f"not in [0, {num_partitions}) [Op:DynamicPartition]")
+    return [_a.boolean_mask(x, _m.equal(p, _m.cast(i, p.dtype))) for i in range(int(num_partitions))]
+
+
+def dynamic_stitch(indices, data, name=None):
+    """tf.dynamic_stitch: ``merged[indices[m][i]] = data[m][i]``, the output's
+    length ``max(indices) + 1``; where an index repeats, the later slice wins
+    (as TensorFlow documents)."""
+    from . import array as _a, math as _m
+
+    indices, data = [_t(i) for i in indices], [_t(d) for d in data]
+    if len(indices) != len(data) or not indices:
+        raise ValueError(f"tf.dynamic_stitch: {len(indices)} index tensors for {len(data)} data tensors")
+    flat_i, flat_d = [], []
+    elem = None
+    for i, d in zip(indices, data):
+        r = i.shape.rank
+        if r is None or d.shape.rank is None:
+            raise ValueError("tf.dynamic_stitch: the ranks of indices and data must be known")
+        e = d.shape[r:]
+        if elem is not None and not elem.is_compatible_with(e):
+            raise ValueError(f"tf.dynamic_stitch: data slices of shapes {elem} and {e} cannot be stitched")
+        elem = e if elem is None else elem.merge_with(e)
+        flat_i.append(_a.reshape(_m.cast(i, dt.int32), [-1]))
+        flat_d.append(_a.reshape(d, _a.concat([[-1], _a.shape(d)[r:]], 0)))
+    idx = _a.concat(flat_i, 0)
+    vals = _a.concat(flat_d, 0)
+    n = _a.size(idx)
+    size = _m.maximum(_m.reduce_max(_a.concat([idx, [-1]], 0)) + 1, 0)
+    # the last source position that writes each output row
+    winner = _a.unsorted_segment_max(_a.range(n), idx, size)
+    written = _m.greater_equal(winner, 0)
+    rows = _a.gather(vals, _m.maximum(winner, 0))
+    mask = _a.reshape(written, _a.concat([[size], _a.ones_like(_a.shape(vals)[1:])], 0))
+    out = _a.where(mask, rows, _a.zeros_like(rows))
+    if not isinstance(out, EagerTensor):
+        out.set_shape(TensorShape([None]).concatenate(elem))
+    return out
