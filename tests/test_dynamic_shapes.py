@@ -350,6 +350,28 @@ def test_tensor_shape_api():
     with pytest.raises(ValueError, match="Cannot take the length of shape with unknown rank"):
         len(tf.TensorShape(None))
     assert str(tf.TensorShape(None)) == "<unknown>" and str(tf.TensorShape([4])) == "(4,)"
+    assert tf.TensorShape(None)[1:3] == [None, None] and tf.TensorShape(None)[1:].rank is None
+    assert tf.compat.dimension_value(s[0]) is None and tf.compat.dimension_value(s[1]) == 3
+
+
+def test_tensor_spec_api():
+    spec = tf.TensorSpec([2, 3])
+    assert spec.is_subtype_of(tf.TensorSpec([None, 3])) and not tf.TensorSpec([None, 3]).is_subtype_of(spec)
+    assert not spec.is_subtype_of(tf.TensorSpec([2, 3], tf.int32))
+    assert spec.most_specific_common_supertype([tf.TensorSpec([4, 3])]) == tf.TensorSpec([None, 3])
+    assert spec.most_specific_common_supertype([tf.TensorSpec([4])]) == tf.TensorSpec(None)
+    assert spec.most_specific_common_supertype([tf.TensorSpec([2, 3], tf.int32)]) is None
+    assert spec.is_compatible_with(tf.ones([2, 3])) and not spec.is_compatible_with(tf.ones([3, 3]))
+
+
+def test_shapes_of_several_tensors_and_none_in_a_shape_list():
+    def f(x):
+        return tf.shape_n([x, x[0]])
+
+    _same(tf.function(f, input_signature=[tf.TensorSpec([None, 3])])(tf.ones([2, 3])), [tf.constant([2, 3]), tf.constant([3])])
+    with pytest.raises(ValueError, match="None values not supported"):
+        # x.shape[0] is None in the trace: the runtime size is tf.shape(x)[0]
+        tf.function(lambda x: tf.zeros([x.shape[0], 3]), input_signature=[tf.TensorSpec([None, 3])])(tf.ones([2, 3]))
 
 
 # ------------------------------------------------------------ retracing

@@ -130,6 +130,10 @@ class TensorShape:
     def __getitem__(self, key):
         if self.dims is None:
             if isinstance(key, slice):
+                # as TensorFlow: a slice with known nonnegative bounds has a known rank
+                start = 0 if key.start is None else key.start
+                if key.step is None and key.stop is not None and start >= 0 and key.stop >= 0:
+                    return TensorShape([None] * max(key.stop - start, 0))
                 return TensorShape(None)
             return None
         if isinstance(key, slice):
@@ -194,6 +198,20 @@ class TensorSpec:
     def is_compatible_with(self, value) -> bool:
         """Is a tensor (or spec) acceptable for this spec?"""
         return value.dtype is self.dtype and as_shape(value.shape).is_subtype_of(self.shape)
+
+    def is_subtype_of(self, other) -> bool:
+        return (isinstance(other, TensorSpec) and self.dtype is other.dtype
+                and self.shape.is_subtype_of(other.shape))
+
+    def most_specific_common_supertype(self, others):
+        """The most specific spec every one of self and `others` matches (None if the dtypes differ)."""
+        shape = self.shape
+        for o in others:
+            if not isinstance(o, TensorSpec) or o.dtype is not self.dtype:
+                return None
+            shape = shape.most_specific_common_supertype(o.shape)
+        names = {self.name} | {o.name for o in others}
+        return TensorSpec(shape, self.dtype, self.name if len(names) == 1 else None)
 
     def __eq__(self, other):
         return (

@@ -537,7 +537,18 @@ def _py_func(func: Callable[..., Any], inp: Any, Tout: Any, stateful: _builtins.
     return py_function(func, inp, Tout)
 
 
-compat = _types.SimpleNamespace(v1=_types.SimpleNamespace(
+def _dimension_value(dimension: Any) -> int | None:
+    """A dimension of a TensorShape as an int or None (TF 1.x shapes held Dimension objects)."""
+    return getattr(dimension, "value", dimension)
+
+
+def _shape_n(input: Any, out_type: DType = int32, name: str | None = None) -> list[Tensor]:  # noqa: A002
+    """The shapes of several tensors (one tf.shape each)."""
+    return [shape(x, out_type=out_type) for x in input]
+
+
+shape_n = _shape_n
+compat = _types.SimpleNamespace(dimension_value=_dimension_value, v1=_types.SimpleNamespace(
     to_float=_to_float,
     assign=_assign,
     glorot_uniform_initializer=_glorot_uniform_initializer,
@@ -862,7 +873,7 @@ __all__ = [
     "ones_like", "pad", "pow", "print", "py_function", "ragged", "random", "range", "rank", "reduce_all",
     "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum",
     "reshape", "reverse", "round", "saved_model", "scan", "scatter_nd", "sequence_mask",
-    "shape", "sigmoid", "sign", "sin",
+    "shape", "shape_n", "sigmoid", "sign", "sin",
     "size", "slice", "sort", "sparse", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient", "strided_slice",
     "string",
     "strings", "subtract", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",

@@ -254,6 +254,7 @@ DOCS: dict[str, str] = {
     "tf.autograph.do_not_convert": "Marks a function to run as written, never converted.",
     "tf.autograph.set_verbosity": "Sets how much the converter logs (0 is quiet).",
     "tf.autograph.experimental.Feature": "Names of AutoGraph's optional features (accepted, all are on).",
+    "tf.compat.dimension_value": "A dimension of a TensorShape as an int, or None when unknown.",
     "tf.compat.v1.to_float": "Casts a tensor to float32.",
     "tf.compat.v1.assign": "Assigns a value to a variable and returns the variable.",
     "tf.compat.v1.glorot_uniform_initializer": "An initializer drawing uniformly in +-sqrt(6 / (fan_in + "

@@ -700,6 +700,8 @@ def shape_arg(shape, fn="shape", arg="shape"):
             if a.dtype is not dt.int32:
                 a = cast(a, dt.int32)
             parts.append(a)
+        elif a is None:  # (x.shape[0] of a None dimension: the size is tf.shape(x)[0])
+            raise ValueError(f"Tried to convert '{arg}' to a tensor and failed. Error: None values not supported.")
         else:
             parts.append(convert_to_tensor(int(a), dtype=dt.int32))
     return dims, stack(parts)
