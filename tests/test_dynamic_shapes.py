@@ -427,3 +427,27 @@ def test_last_smaller_batch_has_a_none_dimension():
 
     seen.clear()
     assert total(ds).numpy() == 45 and seen == [[None]]
+
+
+# ------------------------------------------------------------ shapes that do not fit, found when the graph runs
+def test_runtime_shape_mismatches_say_what_tensorflow_says():
+    sig1, sig2 = [tf.TensorSpec([None])], [tf.TensorSpec([None]), tf.TensorSpec([None])]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs\. \[3\]") as e:
+        tf.function(lambda x, y: x + y, input_signature=sig2)(tf.ones([2]), tf.ones([3]))
+    assert "test_dynamic_shapes.py:" in str(e.value)  # the node's line in the user's code
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs\. \[3\] \[Op:AddV2\]"):
+        tf.ones([2]) + tf.ones([3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Input to reshape is a tensor with 6 values, but the requested shape has 8"):
+        tf.function(lambda x: tf.reshape(x, [4, 2]), input_signature=sig1)(tf.ones([6]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Input to reshape is a tensor with 6 values, but the requested shape requires a "
+                             "multiple of 4"):
+        tf.function(lambda x: tf.reshape(x, [-1, 4]), input_signature=sig1)(tf.ones([6]))
+    # statically known: shape inference's ValueError while tracing; eagerly the kernel's InvalidArgumentError
+    with pytest.raises(ValueError, match="Cannot reshape a tensor with 6 elements to shape"):
+        tf.function(lambda x: tf.reshape(x, [4, 2]), input_signature=[tf.TensorSpec([6])])(tf.ones([6]))
+    for shape, text in (([4, 2], "Cannot reshape a tensor with 6 elements"), ([-1, 4], "evenly divisible by 4 but is 6")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=text) as e:
+            tf.reshape(tf.range(6), shape)
+        assert isinstance(e.value, ValueError)

@@ -1,6 +1,8 @@
 """Error types of the runtime (mirrors tf.errors)."""
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "OpError",
     "InvalidArgumentError",
@@ -11,6 +13,7 @@ __all__ = [
     "LoopVariableTypeError",
     "StagingError",
     "UnboundLoopVariableError",
+    "tf_message",
 ]
 
 
@@ -31,6 +34,33 @@ class OpError(Exception):
 
 class InvalidArgumentError(OpError):
     pass
+
+
+_BROADCAST = re.compile(r"operands could not be broadcast together with shapes ((?:\([0-9, ]*\)\s*)+)$")
+
+
+_RESHAPE = re.compile(r"cannot reshape array of size (\d+) into shape \(([^)]*)\)")
+
+
+def tf_message(text: str, rank=None) -> str:
+    """A numpy kernel's error in TensorFlow's words, where they differ
+    (`rank`: the rank of the op's result, when known)."""
+    m = _RESHAPE.search(text)
+    if m:
+        dims = [int(d) for d in m.group(2).split(",") if d.strip().isdigit()]
+        want = 1
+        for d in dims:
+            want *= d
+        if rank is not None and len(dims) < rank:  # (numpy leaves the -1 out)
+            return f"Input to reshape is a tensor with {m.group(1)} values, but the requested shape requires a " \
+                   f"multiple of {want}"
+        return f"Input to reshape is a tensor with {m.group(1)} values, but the requested shape has {want}"
+    m = _BROADCAST.search(text)
+    if m:
+        shapes = re.findall(r"\(([^)]*)\)", m.group(1))
+        return "Incompatible shapes: " + " vs. ".join(
+            "[" + ",".join(d.strip() for d in s.split(",") if d.strip()) + "]" for s in shapes)
+    return text
 
 
 class OutOfRangeError(OpError):

@@ -20,7 +20,7 @@ from . import dtypes as dt
 from . import nest
 from .compiler import compile_graph
 from .context import ctx
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, tf_message
 from .graph import Graph, out_of_scope_error
 from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, to_numpy
@@ -198,7 +198,8 @@ class ConcreteFunction:
             if tb.tb_frame.f_code.co_filename == target:
                 node = self._fn._line_nodes.get(tb.tb_lineno, node)
             tb = tb.tb_next
-        msg = e.message if isinstance(e, InvalidArgumentError) else str(e)
+        rank = node.outputs[0].shape.rank if node is not None and len(node.outputs) == 1 else None
+        msg = e.message if isinstance(e, InvalidArgumentError) else tf_message(str(e), rank)
         if node is not None:
             where = f" (defined at {node.location[0]}:{node.location[1]})" if node.location else ""
             msg = f"{msg}\n\t [[node {node.name}{where}]] [Op:{self.name}]"

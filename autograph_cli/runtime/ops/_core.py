@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import dtypes as dt
 from ..context import ctx
-from ..errors import DTypeMismatchError, EagerShapeError, InvalidArgumentError
+from ..errors import DTypeMismatchError, EagerShapeError, InvalidArgumentError, tf_message
 from ..graph import out_of_scope_error
 from ..opdef import check_node, OpDef, STRICT
 from ..shapes import TensorShape
@@ -50,7 +50,7 @@ def apply(op: OpDef, inputs, attrs=_NOATTR, name=None):
             try:
                 out = op.kernel(*[t._value for t in inputs])
             except (IndexError, ValueError, ZeroDivisionError, FloatingPointError, KeyError) as e:
-                raise InvalidArgumentError(None, op.name, f"{e} [Op:{op.name}]") from None
+                raise InvalidArgumentError(None, op.name, f"{tf_message(str(e))} [Op:{op.name}]") from None
             return [EagerTensor(_as_value(out, d), d)]
     if g is None:
         try:
@@ -67,7 +67,7 @@ def apply(op: OpDef, inputs, attrs=_NOATTR, name=None):
         try:
             out = op.kernel(*vals, **attrs)
         except (IndexError, ValueError, ZeroDivisionError, FloatingPointError, KeyError) as e:
-            raise InvalidArgumentError(None, op.name, f"{e} [Op:{op.name}]") from None
+            raise InvalidArgumentError(None, op.name, f"{tf_message(str(e))} [Op:{op.name}]") from None
         if len(specs) == 1:
             outs = [EagerTensor(_as_value(out, specs[0][0]), specs[0][0])]
         else:

@@ -94,6 +94,9 @@ def _reshape_infer(inputs, attrs):
             if d not in (-1, None):
                 known *= d
         i = dims.index(-1)
+        if n is not None and known and None not in dims and n % known:
+            raise ValueError(f"Dimension size must be evenly divisible by {known} but is {n}: cannot reshape a "
+                             f"tensor with {n} elements to shape {dims}")
         dims[i] = (n // known) if (n is not None and known and None not in dims) else None
     elif n is not None and None not in dims:
         m = 1
