@@ -459,6 +459,22 @@ def test_unknown_size_tensor_array_is_refused():
         tf.function(f, jit_compile=True).get_concrete_function(tf.constant(4))
 
 
+def test_stateless_random_ops_equal_the_runtimes_bit_for_bit():
+    def f(seed, x):
+        a = tf.random.stateless_uniform([2, 3], seed=seed)
+        b = tf.random.stateless_normal([4], seed=seed + 1, mean=1.0, stddev=2.0)
+        c = tf.random.stateless_truncated_normal([3], seed=[7, 8])
+        d = tf.random.stateless_uniform([5], seed=seed, minval=0, maxval=10, dtype=tf.int32)
+        acc = tf.zeros([3])
+        for i in tf.range(3):  # a seed traced inside a compiled loop
+            acc += tf.random.stateless_uniform([3], seed=tf.stack([i, seed[1]]))
+        return a * x, b, c, d, acc
+
+    for seed in ([1, 2], [5, -3]):
+        got = both(f, tf.constant(seed), tf.constant(2.0), rtol=0)
+        assert len(set(got[0].numpy().ravel().tolist())) == 6
+
+
 def test_random_op_is_refused():
     def f(x):
         return x + tf.random.uniform([2])
