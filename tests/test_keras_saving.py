@@ -179,6 +179,10 @@ def test_save_to_a_directory_path(tmp_path):
     model.save(path)
     assert os.path.isdir(path)
     _same_predictions(model, keras.models.load_model(path))
+    # as tf.keras 2's model.save(directory): a SavedModel too, served without the model's code
+    served = tf.saved_model.load(path)
+    np.testing.assert_allclose(served(X).numpy(), model.predict(X, verbose=0), rtol=1e-6)
+    assert "serving_default" in served.signatures
 
 
 # constraints -------------------------------------------------------------------------------

@@ -493,8 +493,9 @@ class Model(Layer):
     def build(self, input_shape):
         """Create the weights by calling the model once on zeros of `input_shape`
         (unknown dimensions taken as 1)."""
-        shape = [1 if d is None else int(d) for d in (input_shape.as_list() if hasattr(input_shape, "as_list")
-                                                         else input_shape)]
+        dims = input_shape.as_list() if hasattr(input_shape, "as_list") else list(input_shape)
+        self.__dict__.setdefault("_keras_untracked_build_shape", tuple(None if d is None else int(d) for d in dims))
+        shape = [1 if d is None else int(d) for d in dims]
         with init_scope(), np.errstate(all="ignore"):  # zeros may be all padding: a 0/0 there is no news
             self.built = True
             self(np.zeros(shape, np.float32), training=False)

@@ -309,9 +309,9 @@ def _optimizer_variables(model):
 
 
 def save_model(model, filepath, overwrite=True, **kwargs):
-    """Write `model` to `filepath`: a `.keras` zip archive (a path without that
-    suffix, as tf.keras 2's SavedModel directory, gets the same three files in a
-    directory; `.h5` gets the archive too: no HDF5 here)."""
+    """Write `model` to `filepath`: a `.keras` zip archive (`.h5` gets the archive too: no HDF5 here);
+    any other path is a directory with the same three files plus, as tf.keras 2 wrote, a SavedModel
+    that tf.saved_model.load serves."""
     path = os.fspath(filepath)
     if not overwrite and os.path.exists(path):
         raise FileExistsError(f"{path} exists and overwrite=False")
@@ -329,10 +329,28 @@ def save_model(model, filepath, overwrite=True, **kwargs):
             for name, data in files.items():
                 z.writestr(name, data)
     else:
+        _also_saved_model(model, path)  # (first: it writes the directory afresh)
         os.makedirs(path, exist_ok=True)
         for name, data in files.items():
             with open(os.path.join(path, name), "wb") as f:
                 f.write(data)
+
+
+def _also_saved_model(model, path):
+    """tf.keras 2's model.save(directory) wrote a SavedModel: the directory gets one too (its files do not
+    clash with the Keras ones), so tf.saved_model.load serves it; a model it cannot export keeps the
+    Keras files only, said on stderr."""
+    import sys
+
+    from autograph_cli import saved_model
+
+    if not model.weights:
+        return
+    try:
+        saved_model.save(model, path)
+    except (NotImplementedError, ValueError, TypeError) as e:
+        print(f"model.save: {path} holds the Keras files only (keras.models.load_model reads them); "
+              f"tf.saved_model.save could not export the model: {e}", file=sys.stderr)
 
 
 def _read_files(path):
