@@ -164,3 +164,15 @@ def test_bincount_of_a_negative_value_fails_in_onnxruntime_as_in_the_runtime():
         f(tf.constant([1, -1, 3]))
     with pytest.raises(Exception, match="bincount__Input_arr_must_be_non_negative"):
         sess.run(None, feed([1, -1, 3]))
+
+
+@pytest.mark.parametrize("axis,batch_dims", [(1, 1), (2, 1), (3, 1), (2, 2), (-1, 1)])
+def test_gather_with_batch_dims(axis, batch_dims):
+    params = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    if batch_dims == 1:
+        idx = np.array([[0, 2, 1], [1, 1, 0]], np.int32)
+    else:
+        idx = np.array([[[0], [2], [1]], [[1], [0], [0]]], np.int64)
+    specs = [tf.TensorSpec([None, 3, 4, 5], tf.float32), tf.TensorSpec([None] + list(idx.shape[1:]), tf.as_dtype(idx.dtype))]
+    three_engines(lambda p, i: tf.gather(p, i, axis=axis, batch_dims=batch_dims), specs, [params, idx])
+    grads_agree(lambda p: tf.gather(p, tf.constant(idx), axis=axis, batch_dims=batch_dims), tf.constant(params))

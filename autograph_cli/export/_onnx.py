@@ -1345,6 +1345,24 @@ def _gather_nd(cx, node, ins):
     return cx.op("GatherND", [ins[0], idx], batch_dims=int(node.attrs.get("batch_dims", 0)))
 
 
+def _gather_batched(cx, node, ins):
+    # tf.gather(params, indices, axis=a, batch_dims=b): the axis moved next to
+    # the batch dimensions, GatherND with batch_dims=b, the output put back in
+    # TensorFlow's order (batch, params[b:a], indices[b:], params[a+1:])
+    a, b = int(node.attrs["axis"]), int(node.attrs["batch_dims"])
+    r, ri = node.inputs[0].shape.rank, node.inputs[1].shape.rank
+    p = ins[0]
+    if a != b:
+        p = cx.op1("Transpose", [p], perm=list(range(b)) + [a] + [d for d in range(b, r) if d != a])
+    idx = cx.op1("Unsqueeze", [cx.op1("Cast", [ins[1]], to=TP.INT64), cx.i64([-1])])
+    out = cx.op1("GatherND", [p, idx], batch_dims=b)
+    if a != b:
+        n_i, n_p = ri - b, a - b
+        head = list(range(b)) + list(range(b + n_i, b + n_i + n_p)) + list(range(b, b + n_i))
+        out = cx.op1("Transpose", [out], perm=head + list(range(b + n_i + n_p, r - 1 + ri - b)))
+    return [out]
+
+
 def _scatter_nd(cx, node, ins):
     idx, upd, shape = ins
     zeros = cx.op1("Expand", [cx.const(np.zeros((), node.inputs[1].dtype.np)), cx.to_i64_1d(shape)])
@@ -1906,6 +1924,7 @@ for _name, _fn in {
     "ArgSort": _argsort,
     "Cumulative": _cumulative,
     "GatherNd": _gather_nd,
+    "GatherV2Batched": _gather_batched,
     "ScatterNd": _scatter_nd,
     "TensorScatterUpdate": _tensor_scatter("update"),
     "TensorScatterAdd": _tensor_scatter("add"),
