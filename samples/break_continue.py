@@ -4,11 +4,10 @@ In a tensor loop (``while tf.constant(True)``, ``for i in tf.range(5)``) a
 ``break`` that depends on a tensor becomes part of the staged loop's
 condition. Seed 000 calls the same break in a Python loop (``while True``,
 ``for i in range(5)``) a bug (the ``buggy_`` versions, which ``autograph
-check`` reports as AG103), and TensorFlow raises a TypeError there; here
-those loops give Python's answer too: once the break flag is a tensor, a
-Python ``while`` becomes a staged loop from where it stood, and the rest of a
-Python ``for`` runs with each iteration under a staged conditional. On Python
-values all of them are ordinary loops.
+check`` reports as AG103): as in TensorFlow, tracing them raises a
+NotImplementedError (a TypeError too) at the loop, since a Python loop
+cannot stop on a value known only when the graph runs. On Python values all
+of them are ordinary loops.
 """
 import autograph_cli.tf as tf
 
@@ -62,8 +61,14 @@ def count_positive_until(xs, stop):
 
 
 if __name__ == '__main__':
-  print(tf.function(buggy_while_py_true_tf_break)(tf.constant(5)))
+  try:
+    tf.function(buggy_while_py_true_tf_break)(tf.constant(5))
+  except TypeError as e:  # "file:line: message: details"
+    print('buggy_while_py_true_tf_break raises:', str(e).split(': ')[1])
+  try:
+    tf.function(buggy_py_for_tf_break)()
+  except TypeError as e:
+    print('buggy_py_for_tf_break raises:', str(e).split(': ')[1])
   print(tf.function(while_tf_true_tf_break)(tf.constant(5)))
-  print(tf.function(buggy_py_for_tf_break)())
   print(tf.function(tf_for_tf_break)())
   print(count_positive_until([3, -1, 4, 0, 7], 0))

@@ -76,9 +76,6 @@ class FakeBackend:
     def list_pop(self, lst, index):
         return lst, Sym("popped")
 
-    def guarded_for(self, it, keep_going, extra_test, body, state):
-        self.calls.append(("guarded_for", list(it), keep_going, state.names))
-
     def check_returned(self, done, location):
         self.calls.append(("check_returned", done, location[1]))
 
@@ -300,7 +297,10 @@ def test_staged_and_ternary_not_assert(backend):
     assert sel.label == "select(a)" and neg.label == "not(a)"
 
 
-def test_python_loop_stopping_on_staged_value_hands_the_rest_to_the_backend(backend):
+def test_python_loop_stopping_on_staged_value_raises_at_the_loop(backend):
+    # a break or return that depends on a staged value cannot stop a Python
+    # loop: TensorFlow's NotImplementedError (a TypeError too), raised from
+    # the user's loop line, whichever backend staged the condition
     f = converted(
         "def f(c):\n"
         "    for i in [1, 2, 3]:\n"
@@ -309,11 +309,74 @@ def test_python_loop_stopping_on_staged_value_hands_the_rest_to_the_backend(back
         "    return i\n",
         "f",
     )
-    f(Sym("c"))
-    guarded = [c for c in backend.calls if c[0] == "guarded_for"]
-    # the first iteration ran; the rest of the iterator goes to the backend
-    assert len(guarded) == 1 and guarded[0][1] == [2, 3]
-    assert "i" in guarded[0][3]
+    with pytest.raises(operators.PythonLoopTensorError,
+                       match=r"^<test>:2: break and return statements which depend on a TF condition are not "
+                             r"supported in Python for loops: the `for` loop at line 2 iterates over a Python list") as e:
+        f(Sym("c"))
+    assert isinstance(e.value, NotImplementedError) and isinstance(e.value, TypeError)
+    tb = e.value.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    assert (tb.tb_frame.f_code.co_filename, tb.tb_lineno) == ("<test>", 2)
+    # the first iteration's `if` was staged; nothing else reached the backend
+    assert [c[0] for c in backend.calls] == ["if"]
+
+    g = converted(
+        "def g(c, n):\n"
+        "    while n > 0:\n"
+        "        n -= 1\n"
+        "        if c:\n"
+        "            return n\n"
+        "    return -1\n",
+        "g",
+    )
+    with pytest.raises(NotImplementedError, match=r"^<test>:2: The condition of while loop started as non-Tensor, "
+                                                  r"then changed to Tensor: the `while` loop at line 2"):
+        g(Sym("c"), 3)
+    assert g(Sym("c"), 0) == -1  # no iteration, no jump: Python's loop
+
+
+class StagingFakeBackend(FakeBackend):
+    def guarded_for(self, it, keep_going, extra_test, body, state):
+        self.calls.append(("guarded_for", list(it), keep_going, state.names))
+
+
+def test_a_loop_stager_backend_gets_the_rest_of_the_python_loop():
+    # a backend with guarded_for (JAX) stages the rest instead of the error
+    b = StagingFakeBackend()
+    assert isinstance(b, operators.PythonLoopStager) and not isinstance(FakeBackend(), operators.PythonLoopStager)
+    operators.register_backend(Sym, b)
+    prev = operators.force_functional(True)
+    try:
+        f = converted(
+            "def f(c):\n"
+            "    for i in [1, 2, 3]:\n"
+            "        if c:\n"
+            "            break\n"
+            "    return i\n",
+            "f",
+        )
+        f(Sym("c"))
+        guarded = [c for c in b.calls if c[0] == "guarded_for"]
+        # the first iteration ran; the rest of the iterator goes to the backend
+        assert len(guarded) == 1 and guarded[0][1] == [2, 3]
+        assert "i" in guarded[0][3]
+        g = converted(
+            "def g(c, n):\n"
+            "    while n > 0:\n"
+            "        n -= 1\n"
+            "        if c:\n"
+            "            return n\n"
+            "    return -1\n",
+            "g",
+        )
+        b.calls.clear()
+        g(Sym("c"), 3)
+        # one Python iteration (its staged `if`, the staged test), then the loop
+        assert [c[0] for c in b.calls][:3] == ["if", "and", "while"]
+    finally:
+        operators.force_functional(prev)
+        operators.unregister_backend(b)
 
 
 def test_builtin_overloads_reach_converted_calls(backend):
@@ -362,7 +425,7 @@ def _conforms(backend):
 
 def test_the_protocol_lists_every_construct():
     assert set(_protocol_methods()) == {
-        "if_stmt", "if_exp", "while_stmt", "for_stmt", "guarded_for", "and_", "or_", "not_", "assert_stmt",
+        "if_stmt", "if_exp", "while_stmt", "for_stmt", "and_", "or_", "not_", "assert_stmt",
         "list_append", "list_pop", "check_returned", "builtin_overloads"}
 
 
@@ -374,6 +437,10 @@ def test_numpy_runtime_and_jax_backends_implement_the_protocol():
     jax_backend = pytest.importorskip("autograph_cli.jax").BACKEND
     _conforms(jax_backend)
     assert isinstance(jax_backend, operators.TraceProbe)
+    # JAX stages the rest of a Python loop that came to break on a traced
+    # value; the numpy runtime raises TensorFlow's error there
+    assert isinstance(jax_backend, operators.PythonLoopStager)
+    assert not isinstance(control_flow.BACKEND, operators.PythonLoopStager)
     _conforms(FakeBackend())
 
 

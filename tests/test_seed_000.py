@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 
 import autograph_cli.tf as tf
 
@@ -17,6 +18,11 @@ def assert_raises(error_class):
         print("Got unexpected exception \n  {}: {}".format(type(e), e))
     else:
         raise Exception("Expected {} to be raised but no error was raised!".format(error_class))
+
+
+def _line_of(fn, text):
+    lines, start = inspect.getsourcelines(fn)
+    return start + next(i for i, line in enumerate(lines) if text in line)
 
 
 def test_python_or_tensor_args(capsys):
@@ -263,11 +269,9 @@ def test_autograph_conditionals_and_loops(capsys):
             x -= 1
         return x
 
-    # Seed 000 expects a TypeError for both "buggy" loops (TensorFlow raises);
-    # their Python meaning is well defined, so here they give Python's answer:
-    # the `while True` becomes a staged loop once its break flag is a tensor,
-    # and the rest of the `for` over range(5) runs under staged guards.
-    test_dynamically_unrolled(buggy_while_py_true_tf_break, 5)
+    # as the seed: a break that depends on a tensor needs a tensor loop
+    with assert_raises(TypeError):
+        test_dynamically_unrolled(buggy_while_py_true_tf_break, 5)
     test_dynamically_unrolled(while_tf_true_tf_break, 5)
 
     @tf.function
@@ -288,9 +292,8 @@ def test_autograph_conditionals_and_loops(capsys):
             x += i
         return x
 
-    test_dynamically_unrolled(buggy_py_for_tf_break)
-    assert buggy_py_for_tf_break().numpy() == 0 + 1 + 2
-    assert buggy_while_py_true_tf_break(5).numpy() == 0
+    with assert_raises(TypeError):
+        test_dynamically_unrolled(buggy_py_for_tf_break)
     test_dynamically_unrolled(tf_for_tf_break)
     lines = capsys.readouterr().out.splitlines()
     caught = [i for i, line in enumerate(lines) if line.startswith("  <class 'TypeError'>") or line.startswith("  <class")]
@@ -303,12 +306,23 @@ def test_autograph_conditionals_and_loops(capsys):
         "for_in_tfdataset() uses tf.data.Dataset.reduce.",
         "while_py_cond() gets unrolled.",
         "while_tf_cond() uses tf.while_loop.",
-        "buggy_while_py_true_tf_break(5) uses tf.while_loop.",
+        "Caught expected exception ",
         "while_tf_true_tf_break(5) uses tf.while_loop.",
-        "buggy_py_for_tf_break() gets unrolled.",
+        "Caught expected exception ",
         "tf_for_tf_break() uses tf.while_loop.",
     ]
-    assert caught == []
+    while_line = _line_of(buggy_while_py_true_tf_break.python_function, "while True:")
+    for_line = _line_of(buggy_py_for_tf_break.python_function, "for i in range(5):")
+    assert [lines[i] for i in caught] == [
+        f"  <class 'TypeError'>: {__file__}:{while_line}: The condition of while loop started as non-Tensor, then "
+        f"changed to Tensor: the `while` loop at line {while_line} began as a Python loop, and then a `break` or "
+        "`return` inside it depended on a tensor condition, or a variable of its condition became a tensor. Make "
+        "the condition a tensor from the start (while tf.constant(True): ...) so that the loop is staged.",
+        f"  <class 'TypeError'>: {__file__}:{for_line}: break and return statements which depend on a TF condition "
+        f"are not supported in Python for loops: the `for` loop at line {for_line} iterates over a Python range, and "
+        "a `break` or `return` inside it depends on a tensor. Did you intend to make it a TF loop? Iterate over a "
+        "tensor or a dataset (tf.range instead of range) so that the loop is staged.",
+    ]
 
 
 def test_loop_variable_rules(capsys):

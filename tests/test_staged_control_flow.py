@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 
 import numpy as np
@@ -224,10 +225,10 @@ def test_break_continue_and_return_inside_staged_loops():
     assert while_return(tf.constant(1)).numpy() == 26
 
 
-def test_python_loop_with_tensor_break_gives_pythons_answer():
-    # TensorFlow (and seed 000) raise here; the program's Python meaning is
-    # well defined, so the rest of a Python `for` runs under staged guards
-    # and a Python `while` becomes a staged loop from where it stood.
+def test_python_loop_with_tensor_break_raises_at_the_loop():
+    # As TensorFlow and seed 000: a break or return that depends on a tensor
+    # needs a tensor loop. The error (NotImplementedError and TypeError)
+    # names the user's file and the loop's line, and is raised there.
     def py_for_tf_break(n):
         x = 0
         for i in range(5):
@@ -236,9 +237,17 @@ def test_python_loop_with_tensor_break_gives_pythons_answer():
             x += i
         return x
 
-    staged = tf.function(py_for_tf_break)
+    for_line = _line_of(py_for_tf_break, "for i in range(5):")
     for n in (0, 3, 7):
-        assert staged(tf.constant(n)).numpy() == sum(i for i in range(min(n, 5)))
+        with pytest.raises(NotImplementedError, match=rf"^{re.escape(__file__)}:{for_line}: break and return "
+                           rf"statements which depend on a TF condition are not supported in Python for loops: the "
+                           rf"`for` loop at line {for_line} iterates over a Python range") as e:
+            tf.function(py_for_tf_break)(tf.constant(n))
+        assert isinstance(e.value, TypeError)
+        tb = e.value.__traceback__
+        while tb.tb_next is not None:
+            tb = tb.tb_next
+        assert (tb.tb_frame.f_code.co_filename, tb.tb_lineno) == (__file__, for_line)
 
     @tf.function
     def while_py_true_tf_break(x):
@@ -248,10 +257,11 @@ def test_python_loop_with_tensor_break_gives_pythons_answer():
             x -= 1
         return x
 
-    assert while_py_true_tf_break(5).numpy() == 0
-    assert while_py_true_tf_break(tf.constant(3)).numpy() == 0
-    graph = while_py_true_tf_break.get_concrete_function(5).graph
-    assert any(node.name == "while" for node in graph.as_graph_def().node)
+    while_line = _line_of(while_py_true_tf_break.python_function, "while True:")
+    for x in (5, tf.constant(3)):
+        with pytest.raises(TypeError, match=rf"^{re.escape(__file__)}:{while_line}: The condition of while loop "
+                           rf"started as non-Tensor, then changed to Tensor: the `while` loop at line {while_line}"):
+            while_py_true_tf_break(x)
 
     def py_for_tf_return(x):
         for i in range(4):
@@ -260,9 +270,9 @@ def test_python_loop_with_tensor_break_gives_pythons_answer():
             x = x - 1
         return -1
 
-    staged = tf.function(py_for_tf_return)
-    for x in (-3, 0, 1, 2, 9):
-        assert staged(tf.constant(x)).numpy() == py_for_tf_return(x)
+    with pytest.raises(NotImplementedError, match="not supported in Python for loops"):
+        tf.function(py_for_tf_return)(tf.constant(1))
+    assert tf.function(py_for_tf_return)(1).numpy() == py_for_tf_return(1)
 
     @tf.function
     def while_tf_true_tf_break(x):
@@ -273,6 +283,44 @@ def test_python_loop_with_tensor_break_gives_pythons_answer():
         return x
 
     assert while_tf_true_tf_break(5).numpy() == 0
+    # a Python `while` inside a staged `if`, returning on a tensor
+    with pytest.raises(NotImplementedError, match=f":{_line_of(_return_in_loop_in_if, 'while g < 3')}: The "
+                       "condition of while loop started as non-Tensor"):
+        tf.function(_return_in_loop_in_if)(tf.constant(1), tf.constant(2))
+    for a, b in [(1, 2), (1, 5), (0, 1), (-1, 7), (2, 0)]:
+        assert tf.function(_return_in_loop_in_if)(a, b).numpy() == _return_in_loop_in_if(a, b)
+
+
+def test_python_loop_with_tensor_continue_or_if_is_legal():
+    # only a jump that stops the loop needs the loop staged: a tensor
+    # `continue`, or an `if` that assigns, stage the rest of the body
+    def py_for_tf_continue(n):
+        x = 0
+        for i in range(5):
+            if tf.equal(i, n):
+                continue
+            x += i
+        return x
+
+    def py_while_tf_if(n, t):
+        x = 0
+        while n > 0:
+            n -= 1
+            if n < t:
+                x += n
+        return x
+
+    def empty_python_loop_tf_break(n):
+        x = 0
+        for i in []:
+            if i < n:
+                break
+        return x
+
+    for n in (0, 3, 7):
+        assert tf.function(py_for_tf_continue)(tf.constant(n)).numpy() == py_for_tf_continue(n)
+        assert tf.function(py_while_tf_if)(4, tf.constant(n)).numpy() == py_while_tf_if(4, n)
+        assert tf.function(empty_python_loop_tf_break)(tf.constant(n)).numpy() == 0
 
 
 def test_loop_variable_errors_name_variable_and_line():
@@ -628,7 +676,6 @@ def _user_names_like_generated(x):
     (_composite_dict_for, [(0,), (1,), (4,)]),
     (_composite_attr_break, [(0,), (2,), (6,)]),
     (_branch_state, [(0,), (3,)]),
-    (_return_in_loop_in_if, [(1, 2), (1, 5), (0, 1), (-1, 7), (2, 0)]),
     (_user_names_like_generated, [(-1,), (1,)]),
 ])
 def test_staged_answers_equal_pythons(fn, cases):

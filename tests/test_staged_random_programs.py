@@ -54,6 +54,9 @@ DOCUMENTED = [
     # tracing explores paths Python did not take: reading a variable never bound on such a path is
     # TensorFlow's UnboundLocalError ("'t' is used before assignment") at trace time
     (UnboundLocalError, r""),
+    # a break/return depending on a tensor inside a loop that runs in Python (seed 000's
+    # buggy_py_for_tf_break): TensorFlow's NotImplementedError, raised while tracing
+    (NotImplementedError, r"not supported in Python for loops|condition of while loop started as non-Tensor"),
 ]
 
 # undocumented errors where Python returns a value, by failure class (see FAILURES.md)

@@ -26,6 +26,7 @@ from autograph_cli.operators._dispatch import (
     unregister_backend,
 )
 from autograph_cli.operators._control_flow import (
+    PythonLoopTensorError,
     and_,
     assert_stmt,
     for_stmt,
@@ -56,6 +57,8 @@ __all__ = [
     "FUNCTIONAL_ATTR",
     "FUNCTIONAL_PREFIX",
     "NO_RETURN",
+    "PythonLoopStager",
+    "PythonLoopTensorError",
     "UNDEFINED",
     "UNDEFINED_RETURN",
     "Snapshot",
@@ -141,7 +144,7 @@ def _set_probes(probes) -> None:
 
 
 def __getattr__(name: str):
-    if name in ("Backend", "Converter", "TraceProbe"):
+    if name in ("Backend", "Converter", "PythonLoopStager", "TraceProbe"):
         from autograph_cli.operators import _protocol  # typing is imported only when a protocol is asked for
 
         return getattr(_protocol, name)

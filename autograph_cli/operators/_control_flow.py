@@ -36,10 +36,11 @@ def if_stmt(cond, body, orelse, names=()):
 
 
 def while_stmt(test, body, names=(), opts=None):
-    """``while test(): body()``. A staged first test makes it a staged loop;
-    a test that becomes staged after Python iterations (a break or return
-    that depends on a tensor) hands the rest of the loop to the backend,
-    which stages it from the current state."""
+    """``while test(): body()``. A staged first test makes it a staged loop.
+    A test that becomes staged after Python iterations (a break or return
+    that depends on a tensor, or a variable of the test that became one) is
+    TensorFlow's error, unless the backend stages the rest of such a loop
+    (``PythonLoopStager``: it continues as a staged loop from there)."""
     try:
         c = test()
         b = _backend(c)
@@ -48,16 +49,43 @@ def while_stmt(test, body, names=(), opts=None):
         while c:
             body()
             c = test()
-            if type(c) is not bool:
-                b = _backend(c)
-                if b:
+            if type(c) is not bool and (b := _backend(c)):
+                if hasattr(b, "guarded_for"):
                     return b.while_stmt(test, body, State(names, (test, body)), opts or {}, c)
+                _raise_from(PythonLoopTensorError(
+                    f"{_loop_where(body)}The condition of while loop started as non-Tensor, then changed to "
+                    f"Tensor: the `while` loop at line {_loop_line(body)} began as a Python loop, and then a "
+                    "`break` or `return` inside it depended on a tensor condition, or a variable of its condition "
+                    "became a tensor. Make the condition a tensor from the start (while tf.constant(True): ...) "
+                    "so that the loop is staged."), *_loop_location(body))
         return
     except NameError as e:
         fixed = _unbound_local(e)
         if fixed is None:
             raise
     raise fixed
+
+
+class PythonLoopTensorError(NotImplementedError, TypeError):
+    """A ``break`` or ``return`` that depends on a tensor inside a loop over a
+    Python iterable or with a Python condition (TensorFlow's
+    NotImplementedError; a TypeError too, as seed 000 catches it)."""
+
+
+def _loop_location(body):
+    code = getattr(body, "__code__", None)
+    if code is None:
+        return "<unknown>", 1
+    return code.co_filename, code.co_firstlineno
+
+
+def _loop_line(body):
+    return _loop_location(body)[1]
+
+
+def _loop_where(body):
+    filename, line = _loop_location(body)
+    return f"{filename}:{line}: "
 
 
 def for_stmt(iterable, extra_test, body, names=(), opts=None):
@@ -82,12 +110,16 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
             if extra_test is None:
                 continue
             keep_going = extra_test()
-            if type(keep_going) is not bool:
-                sb = _backend(keep_going)
-                if sb:
-                    # a break or return that depends on a tensor: the rest
-                    # of the iterations run guarded by it
+            if type(keep_going) is not bool and (sb := _backend(keep_going)):
+                if hasattr(sb, "guarded_for"):
+                    # the rest of the iterations run guarded by the flags
                     return sb.guarded_for(it, keep_going, extra_test, body, State(names, (extra_test, body)))
+                _raise_from(PythonLoopTensorError(
+                    f"{_loop_where(body)}break and return statements which depend on a TF condition are not "
+                    f"supported in Python for loops: the `for` loop at line {_loop_line(body)} iterates over a "
+                    f"Python {type(iterable).__name__}, and a `break` or `return` inside it depends on a tensor. "
+                    "Did you intend to make it a TF loop? Iterate over a tensor or a dataset (tf.range instead "
+                    "of range) so that the loop is staged."), *_loop_location(body))
             if not keep_going:
                 return
     except NameError as e:

@@ -67,12 +67,6 @@ class Backend(Protocol):
         """``for item in iterable: body(item)``, stopping once ``extra_test()``
         (the loop's break/return flags) is false."""
 
-    def guarded_for(self, it: Iterator[Any], keep_going: Any, extra_test: Callable[[], Any],
-                    body: Callable[[Any], None], state: StateLike) -> None:
-        """The rest of a Python ``for`` loop after ``extra_test()`` became the
-        staged ``keep_going`` (a break or return that depends on a staged
-        value): each further iteration runs under a staged condition."""
-
     def and_(self, value: Any, rest_fns: Sequence[Callable[[], Any]]) -> Any:
         """``value and rest_fns[0]() and ...`` with a staged ``value``."""
 
@@ -105,6 +99,23 @@ class Backend(Protocol):
         where a value of the backend's types is among the arguments; when
         several backends overload one builtin, the operators pick by the
         arguments' types."""
+
+
+@runtime_checkable
+class PythonLoopStager(Protocol):
+    """Optional: a backend that stages the rest of a Python loop whose
+    ``break`` or ``return`` came to depend on one of its values (JAX: no
+    TensorFlow contract, and no other way to stop early in a loop of static
+    length). It also receives ``while_stmt`` for a Python ``while`` whose
+    test became staged after Python iterations. Without it (the numpy
+    runtime, TensorFlow's semantics) the operators raise
+    ``PythonLoopTensorError`` at the user's loop instead."""
+
+    def guarded_for(self, it: Iterator[Any], keep_going: Any, extra_test: Callable[[], Any],
+                    body: Callable[[Any], None], state: StateLike) -> None:
+        """The rest of a Python ``for`` loop after ``extra_test()`` became the
+        staged ``keep_going`` (a break or return that depends on a staged
+        value): each further iteration runs under a staged condition."""
 
 
 @runtime_checkable

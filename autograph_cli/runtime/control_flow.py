@@ -1323,14 +1323,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     return res[0] if single else type(loop_vars)(res)
 
 
-
-
 # ================================================================ backend
-#: Iterations a Python ``for`` loop may still run, each under a staged
-#: conditional, after a break or return that depends on a tensor.
-MAX_GUARDED_ITERATIONS = 10_000
-
-
 class Backend:
     """The operators' backend for symbolic tensors, TensorArrays, datasets."""
 
@@ -1521,29 +1514,6 @@ class Backend:
             raise NotImplementedError(
                 f"pop({index!r}) from a list staged as a TensorArray: only pop() (the last element) is supported")
         return lst._pop()
-
-    def guarded_for(self, it, keep_going, extra_test, body, state):
-        """The rest of a Python ``for`` loop after a break or return that
-        depends on a tensor: each further iteration runs under a staged
-        conditional on the loop's flags (``keep_going``), so the graph
-        stops where Python would have stopped."""
-        from autograph_cli import operators
-
-        done = 0
-        for item in it:
-            done += 1
-            if done > MAX_GUARDED_ITERATIONS:
-                raise OperatorNotAllowedInGraphError(
-                    f"{_where(state.location)}this Python for loop has a `break` or `return` that depends on a "
-                    f"tensor, and it went on for more than {MAX_GUARDED_ITERATIONS} iterations after it while "
-                    "tracing (each one is traced under a staged conditional): iterate over a tensor or a "
-                    "dataset instead (tf.range instead of range), so that the loop itself is staged."
-                )
-            # the state's functions (the loop's) hold the cells the body changes
-            self.if_stmt(keep_going, lambda item=item: body(item), None, state)
-            keep_going = extra_test()
-            if operators.backend_for(keep_going) is False and not keep_going:
-                return
 
     def check_returned(self, done, location):
         """At the end of a function whose return flag is staged: the path

@@ -12,7 +12,7 @@ from __future__ import annotations
 CODES: dict[str, str] = {
     "AG101": "variable assigned in only some branches of an `if` whose condition may be a tensor, and used after it",
     "AG102": "variable first assigned inside a loop that may be staged, and used after the loop (raises if it runs zero times)",
-    "AG103": "`break` or `return` that depends on a tensor inside a Python loop (TensorFlow raises; traced per iteration here)",
+    "AG103": "`break` or `return` that depends on a tensor inside a Python loop (raises while tracing, as in TensorFlow)",
     "AG104": "recursive call of a staged function",
     "AG105": "`return` in only some branches of an `if` whose condition may be a tensor, in a function that can fall off its end",
     "AG201": "mutation of a list, dict or set that lives outside the staged function",

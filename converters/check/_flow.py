@@ -381,9 +381,8 @@ class Flow:
                         f"the condition at line {tensor_if.lineno}, a tensor whenever the parameter '{source}' is one")
                 self.report(st, "AG103", (
                     f"`{kind}` depends on {cond}, but the `{kw}` loop at "
-                    f"line {node.lineno} is {what}: TensorFlow raises here, and autograph_cli traces "
-                    f"{'every remaining iteration under a staged conditional' if kw == 'for' else 'the rest of the loop as a staged loop'}; "
-                    f"iterate over `tf.range(...)` or make the loop condition a tensor."))
+                    f"line {node.lineno} is {what}: tracing raises here (NotImplementedError, as in "
+                    f"TensorFlow); iterate over `tf.range(...)` or make the loop condition a tensor."))
                 return
             if kind == "break":
                 return

@@ -1,7 +1,7 @@
 """The checker agrees with the runtime: each function marked `# expect:` fails
 when called through `autograph_cli.tf.function` with the arguments `CALLS`
-gives it, except AG102/AG103 (TensorFlow fails there; this runtime gives
-Python's answer), and each unmarked function runs. (tests/test_check.py
+gives it, except AG102 (TensorFlow 1.x fails there; this runtime returns
+the value unless the loop ran zero times), and each unmarked function runs. (tests/test_check.py
 calls them.)"""
 import autograph_cli.tf as tf
 

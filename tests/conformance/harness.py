@@ -90,8 +90,8 @@ FAILURE_CLASSES = {
 # TensorFlow's error for a break/return that depends on a tensor inside a loop
 # that runs in Python (NotImplementedError "break and return statements which
 # depend on a TF condition are not supported in Python for loops"); this
-# runtime raises OperatorNotAllowedInGraphError (a TypeError). Cases that use
-# it accept either that error or the correct (staged) result.
+# runtime raises it too (PythonLoopTensorError, also a TypeError). Cases that
+# use it accept either that error or the correct (staged) result.
 PY_LOOP_TENSOR_JUMP = ((NotImplementedError, TypeError), r"(?i)(break|return).*(depend|tensor)")
 
 
