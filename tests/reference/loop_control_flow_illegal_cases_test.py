@@ -15,7 +15,6 @@ import re
 import pytest
 
 import autograph_cli.tf as tf
-from reference.base import product
 
 
 def staged_break_in_py_for(xs):
