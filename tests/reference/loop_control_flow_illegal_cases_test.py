@@ -10,6 +10,7 @@ there the answer is Python's (README, Differences from TensorFlow).
 """
 from __future__ import annotations
 
+import inspect
 import re
 
 import pytest
@@ -59,9 +60,17 @@ def staged_return_in_py_while(n):
     return acc
 
 
-FOR_ERROR = r"^\S+loop_control_flow_illegal_cases_test\.py:23: .*not supported in Python for loops: the `for` loop at line 23"
-WHILE_ERROR = re.compile(r"^\S+loop_control_flow_illegal_cases_test\.py:43: The condition of while loop started as "
-                         r"non\-Tensor, then changed to Tensor.*", re.DOTALL)
+def _line_of(fn, text):
+    lines, start = inspect.getsourcelines(fn)
+    return start + next(i for i, line in enumerate(lines) if text in line)
+
+
+FOR_LINE = _line_of(staged_break_in_py_for, "for v in xs:")
+WHILE_LINE = _line_of(staged_break_in_py_while, "while n > 0:")
+FOR_ERROR = (rf"^\S+loop_control_flow_illegal_cases_test\.py:{FOR_LINE}: .*not supported in Python for loops: the "
+             rf"`for` loop at line {FOR_LINE}")
+WHILE_ERROR = re.compile(rf"^\S+loop_control_flow_illegal_cases_test\.py:{WHILE_LINE}: The condition of while loop "
+                         r"started as non\-Tensor, then changed to Tensor.*", re.DOTALL)
 
 
 @pytest.mark.parametrize("xs", ([1], [1, 2], [1, 2, 3], [2, 4, 5]))
