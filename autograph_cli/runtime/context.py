@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-__all__ = ["ctx", "executing_eagerly", "name_scope"]
+__all__ = ["ctx", "current_name_scope", "executing_eagerly", "name_scope"]
 
 
 class _Context:
@@ -27,9 +27,19 @@ def executing_eagerly() -> bool:
     return ctx.graph is None
 
 
+_SCOPES: list = []  # the open tf.name_scope prefixes, innermost last ("outer/inner/")
+
+
+def current_name_scope() -> str:
+    """The prefix tf.name_scope blocks give the names made in them ("" outside)."""
+    return _SCOPES[-1] if _SCOPES else ""
+
+
 class name_scope(contextlib.AbstractContextManager):  # noqa: N801 - TensorFlow's name
-    """tf.name_scope: a context manager giving its name (node names are not
-    prefixed by this runtime; the scope is accepted in and out of functions)."""
+    """tf.name_scope: a context manager giving its scope ("outer/inner/").
+    Variables created in the block have it as their names' prefix, as in
+    TensorFlow (node names are not prefixed by this runtime). A name ending
+    in "/" is an absolute scope; "" or None returns to the top level."""
 
     def __init__(self, name):
         if name is not None and not isinstance(name, str):
@@ -41,7 +51,16 @@ class name_scope(contextlib.AbstractContextManager):  # noqa: N801 - TensorFlow'
         return self._name
 
     def __enter__(self):
-        return "" if not self._name else self._name.rstrip("/") + "/"
+        if not self._name:
+            scope = ""
+        elif self._name.endswith("/"):
+            scope = self._name
+        else:
+            scope = current_name_scope() + self._name + "/"
+        _SCOPES.append(scope)
+        return scope
 
     def __exit__(self, *exc):
+        if _SCOPES:
+            _SCOPES.pop()
         return False

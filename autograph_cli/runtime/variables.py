@@ -6,13 +6,15 @@ code wrote them; writes are side effects and always run (never pruned).
 """
 from __future__ import annotations
 
+import functools
+
 import itertools
 
 import numpy as np
 
 from . import dtypes as dt
 from . import ops
-from .context import ctx, name_scope
+from .context import ctx, current_name_scope, name_scope
 from .errors import InvalidArgumentError
 from .graph import out_of_scope_error
 from .shapes import TensorShape
@@ -59,7 +61,7 @@ class Variable:
             initial_value = initial_value()
         self._id = next(_var_ids)
         self.trainable = trainable
-        self._name = name or "Variable"
+        self._name = current_name_scope() + (name or "Variable")
         g = ctx.graph
         if isinstance(initial_value, Variable):
             initial_value = initial_value._as_tensor()
@@ -314,9 +316,27 @@ class Module:
         """`with self.name_scope:` (as tf.Module), a tf.name_scope of the module's name."""
         return name_scope(self.name)
 
+    @classmethod
+    def with_name_scope(cls, method):
+        """A decorator: the method runs inside its module's name scope."""
+
+        @functools.wraps(method)
+        def method_with_name_scope(self, *args, **kwargs):
+            with self.name_scope:
+                return method(self, *args, **kwargs)
+
+        return method_with_name_scope
+
     def _walk(self, seen):
-        for v in vars(self).values():
-            yield from _walk_value(v, seen)
+        """TensorFlow's order: this module's attributes sorted by name (the
+        leaves of each in tf.nest order), then each submodule found, walked
+        the same way."""
+        found: list = []
+        d = vars(self)
+        for key in sorted(d, key=str):
+            yield from _walk_value(d[key], seen, found)
+        for m in found:
+            yield from m._walk(seen)
 
     @property
     def variables(self):
@@ -331,7 +351,10 @@ class Module:
         return tuple(v for v in self._walk(set()) if isinstance(v, Module))
 
 
-def _walk_value(v, seen):
+def _walk_value(v, seen, found):
+    """The Variables and Modules in one attribute's value; modules are
+    yielded and kept in `found` for their owner to walk after its own
+    attributes."""
     if id(v) in seen:
         return
     seen.add(id(v))
@@ -339,13 +362,17 @@ def _walk_value(v, seen):
         yield v
     elif isinstance(v, Module):
         yield v
-        yield from v._walk(seen)
+        found.append(v)
     elif isinstance(v, (list, tuple)):
         for x in v:
-            yield from _walk_value(x, seen)
+            yield from _walk_value(x, seen, found)
     elif isinstance(v, dict):
-        for x in v.values():
-            yield from _walk_value(x, seen)
+        for k in sorted(v, key=_sort_key):
+            yield from _walk_value(v[k], seen, found)
+
+
+def _sort_key(k):
+    return (0, k) if isinstance(k, (int, float)) and not isinstance(k, bool) else (1, str(k))
 
 
 def _camel_to_snake(name):
