@@ -74,6 +74,16 @@ def test_unknown_rank_signature():
 
     assert differential(f, [tf.TensorSpec(shape=None)], tf.ones([2, 3, 4]), jit=False) == \
         [(tf.TensorShape(None), None, None, False)]
+    def full_reductions(x):
+        parts = (tf.reduce_sum(x), tf.reduce_mean(x), tf.reduce_max(x), tf.reduce_sum(x, keepdims=True),
+                 tf.reduce_sum(x, 0), tf.shape(x), tf.reshape(x, [-1]))
+        seen.append([p.shape for p in parts])
+        return parts
+
+    # reducing every axis gives a scalar whatever the rank
+    assert differential(full_reductions, [tf.TensorSpec(shape=None)], tf.ones([2, 3])) == [[
+        tf.TensorShape([]), tf.TensorShape([]), tf.TensorShape([]), tf.TensorShape(None), tf.TensorShape(None),
+        tf.TensorShape([None]), tf.TensorShape([None])]]
     out = tf.function(f, input_signature=[tf.TensorSpec(shape=None)])(tf.ones([7]))
     assert out[0].numpy() == 1 and out[1].numpy() == 7.0
 
@@ -447,6 +457,11 @@ def test_runtime_shape_mismatches_say_what_tensorflow_says():
     # statically known: shape inference's ValueError while tracing; eagerly the kernel's InvalidArgumentError
     with pytest.raises(ValueError, match="Cannot reshape a tensor with 6 elements to shape"):
         tf.function(lambda x: tf.reshape(x, [4, 2]), input_signature=[tf.TensorSpec([6])])(tf.ones([6]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"slice index 5 of dimension 0 out of bounds\."):
+        tf.function(lambda x, i: x[i], input_signature=[tf.TensorSpec([None]), tf.TensorSpec([], tf.int32)])(
+            tf.ones([3]), tf.constant(5))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"slice index 5 of dimension 0 out of bounds\."):
+        tf.ones([3])[5]
     for shape, text in (([4, 2], "Cannot reshape a tensor with 6 elements"), ([-1, 4], "evenly divisible by 4 but is 6")):
         with pytest.raises(tf.errors.InvalidArgumentError, match=text) as e:
             tf.reshape(tf.range(6), shape)

@@ -39,6 +39,7 @@ class InvalidArgumentError(OpError):
 _BROADCAST = re.compile(r"operands could not be broadcast together with shapes ((?:\([0-9, ]*\)\s*)+)$")
 
 
+_INDEX = re.compile(r"^index (-?\d+) is out of bounds for axis (\d+) with size \d+$")
 _RESHAPE = re.compile(r"cannot reshape array of size (\d+) into shape \(([^)]*)\)")
 
 
@@ -55,6 +56,9 @@ def tf_message(text: str, rank=None) -> str:
             return f"Input to reshape is a tensor with {m.group(1)} values, but the requested shape requires a " \
                    f"multiple of {want}"
         return f"Input to reshape is a tensor with {m.group(1)} values, but the requested shape has {want}"
+    m = _INDEX.search(text)
+    if m:
+        return f"slice index {m.group(1)} of dimension {m.group(2)} out of bounds."
     m = _BROADCAST.search(text)
     if m:
         shapes = re.findall(r"\(([^)]*)\)", m.group(1))

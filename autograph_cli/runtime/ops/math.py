@@ -228,8 +228,8 @@ def _reduce_infer(bool_only=False, out_dtype=None):
         axis = attrs["axis"]
         keep = attrs["keepdims"]
         s = x.shape
-        if s.dims is None:
-            return [(out_dtype or x.dtype, TensorShape(None))]
+        if s.dims is None:  # (reducing every axis of a tensor of unknown rank: a scalar)
+            return [(out_dtype or x.dtype, TensorShape([] if axis is None and not keep else None))]
         if axis is None:
             return [(out_dtype or x.dtype, TensorShape([1] * len(s.dims) if keep else []))]
         dims = []
