@@ -366,7 +366,7 @@ def _prod_grad(node, x, dy):
 def _custom_gradient(node, *vals):
     # forward: the function's outputs pass through (its gradient function was
     # traced into the graph where a tape asked for it)
-    ys = vals[node.attrs["n_x"]:]
+    ys = vals[len(vals) - node.attrs["n_y"]:]  # (after the arguments and variable reads)
     return ys[0] if node.attrs["n_y"] == 1 else tuple(ys)
 
 

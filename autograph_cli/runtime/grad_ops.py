@@ -926,11 +926,13 @@ for _n in ("GradStackPush", "GradStackGet", "GradStackToTensor"):
 
 # ------------------------------------------------------- custom gradients
 def _custom_infer(inputs, attrs):
-    return [(t.dtype, t.shape) for t in inputs[attrs["n_x"]:]]
+    # inputs: the n_x arguments, the reads of the variables the function used
+    # (when its grad_fn takes `variables`), then the n_y outputs passed through
+    return [(t.dtype, t.shape) for t in inputs[len(inputs) - attrs["n_y"]:]]
 
 
 def _custom_kernel(*vals, n_x, grad_fn, n_y):
-    ys = vals[n_x:]
+    ys = vals[len(vals) - n_y:]
     return ys[0] if n_y == 1 else tuple(ys)
 
 

@@ -876,7 +876,16 @@ def stop_gradient(input, name=None):  # noqa: A002
 def _custom_grad(op, dys):
     n_x = op.attrs["n_x"]
     grad_fn = op.attrs["grad_fn"]
-    res = grad_fn(*dys)
+    variables = op.attrs["grad_fn"]._ag_variables if hasattr(grad_fn, "_ag_variables") else None
+    if variables is not None:
+        # grad_fn(*dy, variables=...) returns (input gradients, variable gradients)
+        res, var_res = grad_fn(*dys, variables=list(variables))
+        var_res = list(var_res) if isinstance(var_res, (list, tuple)) else [var_res]
+        if len(var_res) != len(variables):
+            raise ValueError(f"custom_gradient function returned {len(var_res)} variable gradients but the "
+                             f"function used {len(variables)} variables")
+    else:
+        res, var_res = grad_fn(*dys), []
     if isinstance(res, (list, tuple)):
         res = list(res)
     else:
@@ -885,9 +894,9 @@ def _custom_grad(op, dys):
         raise ValueError(
             f"custom_gradient function returned {len(res)} gradients but the function has {n_x} tensor inputs")
     out = []
-    for r, x in zip(res, op.inputs[:n_x]):
+    for r, x in zip(res + var_res, op.inputs[:n_x + len(var_res)]):
         out.append(None if r is None else convert_to_tensor(r, dtype=x.dtype))
-    return out + [None] * (len(op.inputs) - n_x)
+    return out + [None] * (len(op.inputs) - len(out))
 
 
 class _Paused:
@@ -904,6 +913,18 @@ class _Paused:
         return False
 
 
+def _with_variables(grad_fn, variables):
+    """grad_fn, marked with the variables its function used (kept with it:
+    the op's gradient passes them as `variables=`)."""
+
+    @functools.wraps(grad_fn)
+    def grad_with_variables(*dys, **kwargs):
+        return grad_fn(*dys, **kwargs)
+
+    grad_with_variables._ag_variables = tuple(variables)
+    return grad_with_variables
+
+
 def custom_gradient(f=None):
     """tf.custom_gradient: `f(*x)` returns `(y, grad_fn)`; the tape uses
     `grad_fn(*dy)` (gradients for x) instead of differentiating f."""
@@ -913,24 +934,35 @@ def custom_gradient(f=None):
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
         with _Paused():
-            ys, grad_fn = f(*args, **kwargs)
+            with GradientTape() as probe:  # the variables f reads (TensorFlow passes them to grad_fn)
+                ys, grad_fn = f(*args, **kwargs)
         try:
             takes_vars = "variables" in inspect.signature(grad_fn).parameters
         except (TypeError, ValueError):
             takes_vars = False
-        if takes_vars:
-            raise NotImplementedError(
-                "tf.custom_gradient with a grad_fn taking `variables` is not supported by this runtime: pass the "
-                "variables' values as tensor arguments instead")
         xs = []
+        arg_vars = set()
         for a in nest.flatten(list(args)):
             # a Variable argument is read (a read the tape links to the
             # variable): grad_fn's gradient for it is the variable's
             if isinstance(a, (Tensor, Variable)):
                 xs.append(convert_to_tensor(a))
+                if isinstance(a, Variable):
+                    arg_vars.add(id(a))
+        n_x = len(xs)
+        used = [v for v in probe.watched_variables() if id(v) not in arg_vars]
+        if takes_vars:
+            # the variables' reads are inputs too: their gradients (grad_fn's
+            # second result) reach the variables through the reads
+            xs += [convert_to_tensor(v) for v in used]
+            grad_fn = _with_variables(grad_fn, used)
+        elif used and any(v.trainable for v in used):
+            raise TypeError(
+                "If using @custom_gradient with a function that uses variables, then grad_fn must accept a "
+                f"keyword argument 'variables'. (variables used: {', '.join(v.name for v in used)})")
         flat = nest.flatten(ys)
         yts = [convert_to_tensor(y) for y in flat]
-        outs = ops.apply(grad_ops.CUSTOM, xs + yts, {"n_x": len(xs), "grad_fn": grad_fn, "n_y": len(yts)})
+        outs = ops.apply(grad_ops.CUSTOM, xs + yts, {"n_x": n_x, "grad_fn": grad_fn, "n_y": len(yts)})
         return nest.pack_sequence_as(ys, list(outs)) if nest.is_nested(ys) else outs[0]
 
     return wrapper
