@@ -798,3 +798,111 @@ def test_defaults_assigned_after_to_graph(forced):
     assert conv_call(1) == 2
     g.__defaults__ = (5,)
     assert conv_call(1) == 6
+
+
+# -- recursion depth: the operators' frames do not count ---------------------------
+
+RECURSIVE = """\
+    import sys
+
+
+    def in_if(n):
+        if n == 0:
+            return 0
+        return in_if(n - 1) + 1
+
+
+    def in_for(n):
+        total = 0
+        for i in range(1):
+            if n > 0:
+                total += in_for(n - 1) + 1
+        return total
+
+
+    def in_while(n):
+        k = 0
+        while k < 1:
+            k += 1
+            if n > 0:
+                return in_while(n - 1) + 1
+        return 0
+
+
+    def in_or(n):
+        return n == 0 or in_or(n - 1)
+
+
+    def in_if_exp(n):
+        return 0 if n == 0 else in_if_exp(n - 1) + 1
+
+
+    def margin(n):
+        # (markdown: compares its depth, walking f_back, with the limit)
+        if n > 0:
+            return margin(n - 1)
+        frame, depth = sys._getframe(), 0
+        while frame is not None:
+            frame, depth = frame.f_back, depth + 1
+        return sys.getrecursionlimit() - depth
+    """
+
+
+def _max_depth(fn, limit=400):
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        lo, hi = 1, limit
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            try:
+                fn(mid)
+                lo = mid
+            except RecursionError:
+                hi = mid - 1
+        return lo
+    finally:
+        sys.setrecursionlimit(old)
+
+
+@pytest.mark.parametrize("name", ["in_if", "in_for", "in_while", "in_or", "in_if_exp"])
+def test_recursion_goes_as_deep_as_python(hook_import, forced, name):
+    ns: dict = {}
+    exec(compile(textwrap.dedent(RECURSIVE), "<plain>", "exec"), ns)
+    mod = hook_import(RECURSIVE)
+    limit = sys.getrecursionlimit()
+    plain, converted = _max_depth(ns[name]), _max_depth(getattr(mod, name))
+    # (a few frames short at the deepest call: the first call from
+    # unconverted code runs the function's stub too, and an operator's own
+    # frame is there before it raises the limit; without this, a third or a
+    # fifth of Python's depth)
+    assert plain - 6 <= converted <= plain
+    assert sys.getrecursionlimit() == limit
+
+
+def test_stack_margin_as_python_has_it(hook_import, forced):
+    ns: dict = {}
+    exec(compile(textwrap.dedent(RECURSIVE), "<plain>", "exec"), ns)
+    mod = hook_import(RECURSIVE)
+    limit = sys.getrecursionlimit()
+    for n in (0, 1, 10, 50):
+        assert mod.margin(n) in (ns["margin"](n), ns["margin"](n) - 1)  # (the stub)
+    assert sys.getrecursionlimit() == limit
+
+
+def test_a_limit_set_in_a_branch_stays_set(hook_import, forced):
+    mod = hook_import("""\
+        import sys
+
+
+        def set_limit(n):
+            if n:
+                sys.setrecursionlimit(sys.getrecursionlimit() + n)
+            return sys.getrecursionlimit()
+        """)
+    limit = sys.getrecursionlimit()
+    try:
+        assert mod.set_limit(7) == limit + 7
+        assert sys.getrecursionlimit() == limit + 7
+    finally:
+        sys.setrecursionlimit(limit)

@@ -354,17 +354,24 @@ def _is_stub(code) -> bool:
     return "ag__" in code.co_names or "ag__" in code.co_freevars
 
 
-def filter_traceback(tb):
+def filter_traceback(tb, own_call=None):
     """``tb`` as the user's program would have it: no entries of autograph's
     own code (operators, runtime, api ...), and each call of a converted
     function one entry, as Python shows the function: its stub, functional
     form and helpers (``if_body_N`` ..., named after the function) become
     the innermost of them, at the user's line. Every other entry (the
     user's frames, third-party code) stays as it is. ``tb`` itself when
-    nothing is left out (or nothing would be left)."""
+    nothing is left out (or nothing would be left).
+
+    ``own_call``: the frame of the functional form whose ``except`` clause
+    filters ``tb`` (its first entry). The entries of the calls it made
+    were filtered by their own forms' clauses as the error left them, so
+    the walk stops at the first of them (a deep recursion's error is
+    filtered once per call, each time only its new entries)."""
     kept = []  # [entry, is_machinery, the call's form frame, position]
     cut = -1  # the position of the last entry left out or merged
     entry = tb
+    rest = None  # (the entries from the first of another call's, already filtered)
     i = 0
     while entry is not None:
         frame = entry.tb_frame
@@ -372,6 +379,9 @@ def filter_traceback(tb):
         if code in _machinery:
             call = _call_of(frame)
             last = kept[-1] if kept else None
+            if own_call is not None and call is not own_call and (last is None or last[1]):
+                rest = entry
+                break
             if last is not None and (
                 # a helper of the same call (the operators called it) ...
                 (last[1] and last[2] is call)
@@ -394,7 +404,7 @@ def filter_traceback(tb):
         return tb
     # The entries after the last change are the chain's own objects (a
     # traceback handed to ``raise v.with_traceback(tb)`` stays that object).
-    new = None
+    new = rest
     for entry, _, _, i in reversed(kept):
         if i > cut:
             new = entry
@@ -533,9 +543,10 @@ def _call_of(frame):
     return None
 
 
-def filter_exception(exc: BaseException | None) -> None:
+def filter_exception(exc: BaseException | None, own_call=None) -> None:
     """Filter the traceback of ``exc`` and of its causes and contexts (see
-    ``filter_traceback``), unless filtering is off."""
+    ``filter_traceback``; ``own_call`` is for ``exc``'s own), unless
+    filtering is off."""
     if not filtering():
         return
     seen = set()
@@ -546,7 +557,7 @@ def filter_exception(exc: BaseException | None) -> None:
             continue
         seen.add(id(e))
         if e.__traceback__ is not None:
-            e.__traceback__ = filter_traceback(e.__traceback__)
+            e.__traceback__ = filter_traceback(e.__traceback__, own_call if e is exc else None)
         todo += (e.__cause__, e.__context__)
 
 
@@ -560,10 +571,10 @@ def trim_traceback() -> None:
     tb = exc.__traceback__ if exc is not None else None
     if exc is None or tb is None or tb.tb_frame is not _sys_getframe(1):
         return
-    filter_for_reraise(exc)
+    filter_for_reraise(exc, tb.tb_frame if tb.tb_frame.f_code in _forms else None)
 
 
-def filter_for_reraise(exc: BaseException) -> None:
+def filter_for_reraise(exc: BaseException, own_call=None) -> None:
     """``filter_exception(exc)`` in an ``except`` clause about to re-raise
     ``exc`` with a bare ``raise``. Before 3.11 that ``raise`` re-raises the
     traceback object the handler was entered with, whatever
@@ -572,7 +583,7 @@ def filter_for_reraise(exc: BaseException) -> None:
     ``tf.function``'s call) cannot go, so the filtered chain is linked
     after it (``tb_next`` is writable)."""
     tb = exc.__traceback__
-    filter_exception(exc)
+    filter_exception(exc, own_call)
     if _RERAISE_KEEPS_HANDLER_TB and tb is not None and exc.__traceback__ is not tb:
         rest = exc.__traceback__
         if rest is not None and rest.tb_frame is tb.tb_frame:
@@ -623,12 +634,32 @@ def _form_of(conv):
     return _form_of(conv)
 
 
+_MISSING = object()
+_ref = weakref.ref
+# (the tables' dicts, read without WeakKeyDictionary's Python methods: a
+# call in converted code needs no frame deeper than the callee's, as in Python)
+_converted_data: dict = _converted_functions.data  # type: ignore[attr-defined]
+_forms_data: dict = functional_forms.data  # type: ignore[attr-defined]
+
+
 def converted(func):
     """Return what a call to ``func`` in converted code should call."""
     t = type(func)
     if t is types.FunctionType:
-        conv = _convert_function(func)
+        conv = _converted_data.get(_ref(func), _MISSING)
+        if conv is None:
+            conv = func
+        elif conv is _MISSING:
+            conv = _convert_function(func)
         if not _ops.fast:
+            entry = _forms_data.get(_ref(conv))
+            if entry is None:
+                return conv
+            form = entry[0]
+            fn = form.func if type(form) is functools.partial else form
+            if fn.__defaults__ is conv.__defaults__ and fn.__kwdefaults__ is conv.__kwdefaults__ \
+                    and conv.__code__ is entry[1]:
+                return form
             return _form_of(conv)
         return conv
     if t is types.MethodType:

@@ -3,10 +3,42 @@ staging on registered types."""
 from __future__ import annotations
 
 import sys
+import threading
 
 from autograph_cli.operators._dispatch import State, _by_type, _resolve, _ReturnMarker, registered_backends
 
 _getframe = sys._getframe  # (bound once: a program may delete sys._getframe)
+
+# -- recursion depth as Python has it ----------------------------------------------
+#
+# The functional form runs the user's statements in helpers (if_body_N,
+# loop_body_N, the lambdas of and/or/x-if-c-else-y) that an operator calls:
+# while one runs, the stack holds frames Python does not have (the
+# operator's, the helper's). The operators raise the recursion limit by as
+# many while they run (``_deeper`` ... ``_shallower``), so that a converted
+# recursive function reaches the depth the original reaches, and code that
+# compares its stack depth (walking ``f_back``) with ``sys.getrecursionlimit()``
+# sees the margin Python gives it (markdown stops nesting blockquotes near
+# the limit). Only C calls there: the ``finally`` runs while a RecursionError
+# unwinds the stack too, at the limit (where lowering the limit can fail:
+# the next operator sets it). (A loop's iterator runs one frame
+# deeper than in Python, the operator's, and is given one frame more.)
+_get_limit = sys.getrecursionlimit
+_set_limit = sys.setrecursionlimit
+_limit_lock = threading.Lock()
+# [frames the running operators add, how many of them the limit counts now]:
+# the program's own limit is ``sys.getrecursionlimit() - _added[1]``.
+_added = [0, 0]
+
+
+def _deeper(frames):
+    with _limit_lock:
+        _added[0] += frames
+        try:
+            _set_limit(_get_limit() - _added[1] + _added[0])
+            _added[1] = _added[0]
+        except (RecursionError, ValueError):
+            pass
 
 
 def _backend(value):
@@ -19,14 +51,29 @@ def _backend(value):
 
 def if_stmt(cond, body, orelse, names=()):
     """``if cond: body() else: orelse()``."""
-    b = _backend(cond)
+    b = _by_type.get(type(cond))  # (inlined _backend: no frame of its own)
+    if b is None:
+        b = _resolve(type(cond))
     try:
         if b:
             return b.if_stmt(cond, body, orelse, State(names, (body, orelse)))
         if cond:
-            body()
+            branch = body
         elif orelse is not None:
-            orelse()
+            branch = orelse
+        else:
+            return
+        _deeper(2)  # (this frame, the branch's)
+        try:
+            branch()
+        finally:
+            with _limit_lock:
+                _added[0] -= 2
+                try:
+                    _set_limit(_get_limit() - _added[1] + _added[0])
+                    _added[1] = _added[0]
+                except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                    pass
         return
     except NameError as e:
         fixed = _unbound_local(e)
@@ -41,9 +88,12 @@ def while_stmt(test, body, names=(), opts=None):
     that depends on a tensor, or a variable of the test that became one) is
     TensorFlow's error, unless the backend stages the rest of such a loop
     (``PythonLoopStager``: it continues as a staged loop from there)."""
+    _deeper(2)  # (this frame, the test's or the body's)
     try:
         c = test()
-        b = _backend(c)
+        b = _by_type.get(type(c))
+        if b is None:
+            b = _resolve(type(c))
         if b:
             return b.while_stmt(test, body, State(names, (test, body)), opts or {}, c)
         while c:
@@ -63,6 +113,14 @@ def while_stmt(test, body, names=(), opts=None):
         fixed = _unbound_local(e)
         if fixed is None:
             raise
+    finally:
+        with _limit_lock:
+            _added[0] -= 2
+            try:
+                _set_limit(_get_limit() - _added[1] + _added[0])
+                _added[1] = _added[0]
+            except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                pass
     raise fixed
 
 
@@ -91,7 +149,9 @@ def _loop_where(body):
 def for_stmt(iterable, extra_test, body, names=(), opts=None):
     """``for item in iterable: body(item)``, stopping (without advancing the
     iterator again) once ``extra_test()`` is false."""
-    b = _backend(iterable)
+    b = _by_type.get(type(iterable))
+    if b is None:
+        b = _resolve(type(iterable))
     try:
         if b:
             return b.for_stmt(iterable, extra_test, body, State(names, (extra_test, body)), opts or {})
@@ -99,29 +159,39 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
             it = iter(iterable)
         except Exception as e:
             _raise_at_statement(e, body)
-        while True:
-            try:
-                item = next(it)
-            except StopIteration:
-                return
-            except Exception as e:
-                _raise_at_statement(e, body)
-            body(item)
-            if extra_test is None:
-                continue
-            keep_going = extra_test()
-            if type(keep_going) is not bool and (sb := _backend(keep_going)):
-                if hasattr(sb, "guarded_for"):
-                    # the rest of the iterations run guarded by the flags
-                    return sb.guarded_for(it, keep_going, extra_test, body, State(names, (extra_test, body)))
-                _raise_from(PythonLoopTensorError(
-                    f"{_loop_where(body)}break and return statements which depend on a TF condition are not "
-                    f"supported in Python for loops: the `for` loop at line {_loop_line(body)} iterates over a "
-                    f"Python {type(iterable).__name__}, and a `break` or `return` inside it depends on a tensor. "
-                    "Did you intend to make it a TF loop? Iterate over a tensor or a dataset (tf.range instead "
-                    "of range) so that the loop is staged."), *_loop_location(body))
-            if not keep_going:
-                return
+        _deeper(2)  # (this frame, the body's)
+        try:
+            while True:
+                try:
+                    item = next(it)
+                except StopIteration:
+                    return
+                except Exception as e:
+                    _raise_at_statement(e, body)
+                body(item)
+                if extra_test is None:
+                    continue
+                keep_going = extra_test()
+                if type(keep_going) is not bool and (sb := _backend(keep_going)):
+                    if hasattr(sb, "guarded_for"):
+                        # the rest of the iterations run guarded by the flags
+                        return sb.guarded_for(it, keep_going, extra_test, body, State(names, (extra_test, body)))
+                    _raise_from(PythonLoopTensorError(
+                        f"{_loop_where(body)}break and return statements which depend on a TF condition are not "
+                        f"supported in Python for loops: the `for` loop at line {_loop_line(body)} iterates over a "
+                        f"Python {type(iterable).__name__}, and a `break` or `return` inside it depends on a tensor. "
+                        "Did you intend to make it a TF loop? Iterate over a tensor or a dataset (tf.range instead "
+                        "of range) so that the loop is staged."), *_loop_location(body))
+                if not keep_going:
+                    return
+        finally:
+            with _limit_lock:
+                _added[0] -= 2
+                try:
+                    _set_limit(_get_limit() - _added[1] + _added[0])
+                    _added[1] = _added[0]
+                except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                    pass
     except NameError as e:
         fixed = _unbound_local(e)
         if fixed is None:
@@ -237,11 +307,14 @@ def _short_circuit(value, rest, stop_if):
     """``and`` (stop at the first false value) or ``or`` (at the first true
     one); a staged operand hands the rest to its backend."""
     for i, fn in enumerate(rest):
-        b = _backend(value)
+        b = _by_type.get(type(value))
+        if b is None:
+            b = _resolve(type(value))
         if b:
             return b.or_(value, rest[i:]) if stop_if else b.and_(value, rest[i:])
         if (True if value else False) is stop_if:
             return value
+        _deeper(3)  # (and_/or_'s frame, this one, the operand's)
         try:
             value = fn()
         except NameError as e:
@@ -249,6 +322,14 @@ def _short_circuit(value, rest, stop_if):
             if fixed is None:
                 raise
             break
+        finally:
+            with _limit_lock:
+                _added[0] -= 3
+                try:
+                    _set_limit(_get_limit() - _added[1] + _added[0])
+                    _added[1] = _added[0]
+                except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                    pass
     else:
         return value
     raise fixed
@@ -263,15 +344,26 @@ def not_(value):
 
 def if_exp(cond, true_fn, false_fn):
     """``true_fn() if cond else false_fn()``."""
-    b = _backend(cond)
+    b = _by_type.get(type(cond))
+    if b is None:
+        b = _resolve(type(cond))
     if b:
         return b.if_exp(cond, true_fn, false_fn)
+    _deeper(2)  # (this frame, the branch's)
     try:
         return true_fn() if cond else false_fn()
     except NameError as e:
         fixed = _unbound_local(e)
         if fixed is None:
             raise
+    finally:
+        with _limit_lock:
+            _added[0] -= 2
+            try:
+                _set_limit(_get_limit() - _added[1] + _added[0])
+                _added[1] = _added[0]
+            except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                pass
     raise fixed
 
 
