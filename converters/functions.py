@@ -428,10 +428,12 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
     module-level function of the separate functional module."""
     pass_class = info.uses_super
     body = [*hoisted, *decls, *functional]
+    mangler = None
     if "." in qualname and module.has_private_names(fn):
-        # A method: its private names (self.__x) get the class's mangling,
-        # which a module-level function would not.
-        body = [Mangle(qualname.split(".")[-2]).rewrite(stmt) for stmt in body]
+        # A method: its private names (self.__x, a parameter __o) get the
+        # class's mangling, which a module-level function would not.
+        mangler = Mangle(qualname.split(".")[-2])
+        body = [mangler.rewrite(stmt) for stmt in body]
     body = [_trimming(body, first_line)]
     key = _functional_key(module, out, fn, qualname)
     if module.functional_by_name:
@@ -450,6 +452,9 @@ def _lazy_form(module, out, fn, info, params, qualname, doc, hoisted, decls, fun
         # call as in Python: see operators._calls._direct).
         fdef, direct = _same_signature_form(fn, functional_name(key), body, lead="__class__" if pass_class else None)
         forwarded = n.replace(direct, func=target)
+    if mangler is not None:
+        # (the stub, in the class, passes its mangled parameters, keywords too)
+        fdef = n.replace(fdef, params=mangler.rewrite(fdef.params))
     if module.functional_inline:
         out.pending_defs.append(n.anchored(fdef, first_line))
     else:

@@ -906,3 +906,29 @@ def test_a_limit_set_in_a_branch_stays_set(hook_import, forced):
         assert sys.getrecursionlimit() == limit + 7
     finally:
         sys.setrecursionlimit(limit)
+
+
+def test_private_parameter_names_of_methods(hook_import, forced):
+    # (tomlkit: ``def __eq__(self, __o)``; in a class body a parameter
+    # ``__o`` is ``_K__o``, keywords passed in the class too)
+    mod = hook_import("""\
+        class K:
+            def __init__(self, keys):
+                self._keys = keys
+
+            def __eq__(self, __o):
+                return isinstance(__o, K) and self._keys == __o._keys
+
+            def get(self, *, __default=None):
+                if __default is None:
+                    return self._keys
+                return __default
+
+            def call(self):
+                return self.get(__default=5)
+
+
+        def check():
+            return K(1) == K(1), K(1) == K(2), K(3).get(), K(3).call()
+        """)
+    assert mod.check() == (True, False, 3, 5)
