@@ -87,9 +87,27 @@ def _assigned_composites(small) -> set:
             targets.append(t.value)
         elif type(t) in (cst.Attribute, cst.Subscript):
             c = composite_name(t)
+            if c is None:
+                c = _whole_object(t)
             if c is not None:
                 out.add(c)
     return out
+
+
+def _whole_object(target) -> str | None:
+    """``d[...]`` for ``d[key] = v`` (``o.items[...]`` for ``o.items[i].x = v``):
+    an item written by a key the converter cannot name (a variable, an
+    expression) is carried as the whole object holding it, the nameable
+    prefix with ``[...]`` (the operators read the object itself and write a
+    new value back into it in place)."""
+    while type(target) in (cst.Attribute, cst.Subscript):
+        inner = target.value
+        if type(target) is cst.Subscript:
+            base = composite_name(inner)
+            if base is not None:
+                return f"{base}[...]"
+        target = inner
+    return None
 
 
 def _anchor(stmt, line) -> tuple:

@@ -104,7 +104,8 @@ def backend_for(value):
 
 def _parse_composite(text: str):
     """``"a.b['k'][0]"`` -> ``("a", [(".", "b"), ("[]", "k"), ("[]", 0)])``
-    (the converter writes attributes and constant subscripts only)."""
+    (the converter writes attributes and constant subscripts only, and
+    ``[...]`` for a whole object whose items are written by computed keys)."""
     import ast
 
     node = ast.parse(text, mode="eval").body
@@ -154,6 +155,8 @@ class _Composite:
         if obj is UNDEFINED:
             return UNDEFINED
         kind, key = self.path[-1]
+        if key is Ellipsis:  # `d[...]`: the whole object (items written by a computed key)
+            return obj
         try:
             return getattr(obj, key) if kind == "." else obj[key]
         except (AttributeError, LookupError, TypeError):
@@ -164,6 +167,17 @@ class _Composite:
         if obj is UNDEFINED:
             return
         kind, key = self.path[-1]
+        if key is Ellipsis:  # the whole object: its new contents written back in place
+            if value is obj or value is UNDEFINED:
+                return
+            if isinstance(obj, dict) and isinstance(value, dict):
+                obj.clear()
+                obj.update(value)
+            elif isinstance(obj, list) and isinstance(value, list):
+                obj[:] = value
+            else:
+                raise TypeError(f"cannot write a new value of '{self.name}' ({type(obj).__name__}) in place")
+            return
         if value is UNDEFINED:
             try:
                 delattr(obj, key) if kind == "." else obj.__delitem__(key)

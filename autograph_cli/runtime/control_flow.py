@@ -833,9 +833,12 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
                     f"{y.dtype.name} after one iteration",
                 )
             arg_index += 1
-            if arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape) and y.shape.rank is None:
+            if arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape) and (
+                    y.shape.rank is None or name.rstrip("_") == "retval"):
                 # the body lost track of the shape (unknown rank, e.g. elements of a dataset from a
-                # generator without shapes): relax the loop variable and trace again
+                # generator without shapes), or a return value (no user's loop variable: what it held
+                # before the loop may be a placeholder of another return's shape): relax the loop
+                # variable and trace again
                 _relax_requests.append((k - 1, arg.shape.most_specific_common_supertype(y.shape)))
             elif arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape):
                 # TensorFlow's messages: tf.while_loop's (while_v2), AutoGraph's
@@ -1068,6 +1071,13 @@ def _trace_loop(names, init_values, location, trace_regions, kind, invariants=No
                     v = nest.map_structure(lambda x: x if not isinstance(x, EagerTensor) else g.capture(x), v)
                 finally:
                     g.block = saved
+                # the value returned may have unknown dimensions (a vector of
+                # dynamic length): the placeholder's zeros stand for it, so
+                # its shape is the invariant
+                for p, b in zip(nest.flatten(v), nest.flatten(o)):
+                    b = b._value if isinstance(b, LoopBound) else b
+                    if isinstance(p, Tensor) and isinstance(b, Tensor) and not b.shape.is_fully_defined():
+                        invariants[id(p)] = b.shape
                 retry = True
             new_values.append(v)
         values = new_values
