@@ -7,6 +7,7 @@ test and body blocks. The compiler turns them into Python `if`/`while`/`for`.
 from __future__ import annotations
 
 import builtins
+import re
 import sys
 import types
 
@@ -834,7 +835,7 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
                 )
             arg_index += 1
             if arg.dtype is not dt.variant and not y.shape.is_subtype_of(arg.shape) and (
-                    y.shape.rank is None or name.rstrip("_") == "retval"):
+                    y.shape.rank is None or _RETURN_VALUE.fullmatch(name)):
                 # the body lost track of the shape (unknown rank, e.g. elements of a dataset from a
                 # generator without shapes), or a return value (no user's loop variable: what it held
                 # before the loop may be a placeholder of another return's shape): relax the loop
@@ -862,6 +863,9 @@ def _check_body_outputs(names, init_values, out_values, flat, is_var, args, loca
 
 
 _relax_requests: list = []
+#: the converter's name for a function's return value (fresh: ``retval_``, ``retval_1`` ...); a
+#: user's variable of that name would only have its shape relaxed, never its values changed
+_RETURN_VALUE = re.compile(r"retval_\d*")
 
 
 class UndefinedAfterLoop:
