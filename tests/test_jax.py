@@ -627,3 +627,20 @@ def test_dict_item_written_then_rebound_in_a_branch():
     for a in (3, -4, 0):
         got = tuple(int(v) for v in staged(np.int32(a)))
         assert got == _dict_item_written_then_rebound(a), a
+
+
+def _return_in_loop_over_array(v, a):
+    x = a
+    for e in v:
+        if x < 3:
+            return x
+        x = x - e
+    return x + 100
+
+
+def test_a_loop_with_a_return_over_an_empty_array():
+    """The body of a staged loop over zero items is traced all the same: an
+    index into the empty axis was JAX's IndexError."""
+    f = agj.jit(_return_in_loop_over_array)
+    for vec in ([], [1, 2], [1, 1, 1]):
+        assert int(f(np.array(vec, np.int32), np.int32(5))) == _return_in_loop_over_array(vec, 5), vec

@@ -824,3 +824,22 @@ def test_keras_recurrent_layers_with_a_none_batch():
     for layer in (tf.keras.layers.GRU(4, return_sequences=True), tf.keras.layers.LSTM(3, return_sequences=True)):
         model = tf.keras.Sequential([tf.keras.Input(shape=(None, 2)), layer])
         both(lambda v, model=model: model(v), x, input_signature=[tf.TensorSpec([None, None, 2])], rtol=1e-4)
+
+
+def _return_in_loop_over_reversed_range(v, a):
+    x = a
+    for i in range(tf.size(v) - 1, -1, -1):
+        if x < 3:
+            return x
+        x = x - v[i]
+    return x + 100
+
+
+def test_a_loop_with_a_return_over_zero_items_compiles():
+    """A staged loop with a return (a loop with an extra test) over an empty
+    tensor: its body is traced all the same, and an index into the empty
+    axis was refused by JAX ("index is out of bounds for axis 0 with size 0")."""
+    f = tf.function(_return_in_loop_over_reversed_range, jit_compile=True)
+    for vec in ([], [1, 2], [4, 1, 1]):
+        args = (tf.constant(vec, tf.int32), tf.constant(5))
+        assert int(f(*args)) == int(_return_in_loop_over_reversed_range(*args)), vec

@@ -641,6 +641,11 @@ def _items(iterable):
         x = jnp.asarray(x)
     if x.ndim == 0:
         raise TypeError("iteration over a 0-d array")
+    if x.shape[0] == 0:
+        # zero items: a staged loop still traces its body, and JAX refuses any index into an
+        # empty axis; a row of zeros stands in for the item (never read: the loop does not run)
+        row = jnp.zeros(x.shape[1:], x.dtype)
+        return 0, lambda i: row
     return x.shape[0], lambda i: x[i]
 
 

@@ -653,13 +653,17 @@ def _h_for(w, node, probe=False):
 
             (res, new), _ = _loop(w, node, lax.scan, step, (loop_init, state_init), xs, length=n)
         else:
+            # (zero items: the body is still traced, and JAX refuses any index into an empty axis;
+            # one row of zeros stands in for the item, never read since the loop does not run)
+            rows = arrays if n else [jnp.zeros((1,) + a.shape[1:], a.dtype) for a in arrays]
+
             def cond_fun(c):
                 i, lv, st = c
                 return lax.cond(i < n, lambda: test(lv, st), lambda: jnp.asarray(False))
 
             def body_fun(c):
                 i, lv, st = c
-                item = xs[i] if n_src == 1 else tuple(a[i] for a in xs)
+                item = rows[0][i] if n_src == 1 else tuple(a[i] for a in rows)
                 lv, st = body(lv, st, item)
                 return i + 1, lv, st
 
