@@ -23,8 +23,10 @@ if/elif/else, staged and Python loops, break/continue/return at any depth
   Python loop index, `d[key]` with `key` a Python loop's string, and
   `self.s` / `self.p.q` when the program is a method;
 - nested functions and lambdas reading loop variables;
-- returns at any depth of staged ifs and loops, on some paths only (every
-  program ends with a return, so falling off the end is never staged).
+- returns at any depth of staged ifs and loops, on some paths only; a
+  program in seven falls off its end where no return ran (Python's None:
+  TensorFlow's "must also have a return statement", or the graph's error
+  when the path it takes has no return).
 A tensor break/return inside a Python loop is never generated (TensorFlow
 rejects it: seed 000).
 
@@ -63,6 +65,9 @@ class Box:
 DOCUMENTED = [
     (ValueError, r"must also be initialized in the (main|else) branch"),
     (UnboundLocalError, r""),
+    # a function returning a value on some paths and falling off its end (None) on others
+    (ValueError, r"branch must also have a return statement"),
+    (Exception, r"reached its end without a return statement on the path the graph took"),
 ]
 # without an input signature a vector's shape is static, so a loop that
 # shrinks it changes a loop variable's shape: TensorFlow's error
@@ -364,7 +369,8 @@ class DynamicGen(Gen):
         for _ in range(self.r.randint(2, 4)):
             body += self.stmt(ctx, 0, 1)
         body += self.flush(ctx, "    ")
-        body.append(f"    return {self.RETURN}")
+        if self.r.random() < 0.85:  # else: falls off its end where no early return ran (Python's None)
+            body.append(f"    return {self.RETURN}")
         lines = head + [pre + line for line in self.PROLOGUE] + [
             ("    " + ln if self.method else ln) for ln in body]
         if self.method:
