@@ -1432,7 +1432,30 @@ class Iterator:
             raise OutOfRangeError(None, "IteratorGetNext", "End of sequence") from None
 
     def get_next_as_optional(self):
-        raise NotImplementedError
+        """The next element as an Optional (no value at the end). Eager only:
+        inside tf.function an Optional would need an op of its own."""
+        if ctx.graph is not None:
+            raise NotImplementedError("iterator.get_next_as_optional() inside tf.function is not supported by "
+                                      "this runtime: iterate with `for x in iterator` or catch the end eagerly")
+        try:
+            return _Optional(next(self), True)
+        except StopIteration:
+            return _Optional(None, False)
+
+
+class _Optional:
+    """tf.experimental.Optional of an eager value: has_value() / get_value()."""
+
+    def __init__(self, value, has):
+        self._value, self._has = value, has
+
+    def has_value(self, name=None):
+        return convert_to_tensor(self._has)
+
+    def get_value(self, name=None):
+        if not self._has:
+            raise InvalidArgumentError(None, "OptionalGetValue", "The optional does not have a value")
+        return self._value
 
 
 ITER_NEXT.kernel = lambda iterator: (lambda v: v[0] if len(v) == 1 else v)(iterator._next_values())
