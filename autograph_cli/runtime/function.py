@@ -999,25 +999,32 @@ def _accepts(cf, args):
     """Can this concrete function run these arguments (subtype matching)?"""
     if len(args) != len(cf._arg_values):
         return False
-    for traced, a in zip(cf._arg_values, args):
-        if isinstance(traced, SymbolicTensor):
-            if not _is_tensor_leaf(a) or isinstance(a, TensorSpec):
-                if isinstance(a, TensorSpec) and a.dtype is traced.dtype and a.shape.is_subtype_of(traced.shape):
-                    continue
+    return all(_accepts_arg(traced, a) for traced, a in zip(cf._arg_values, args))
+
+
+def _accepts_arg(traced, a):
+    """Can an argument traced as `traced` take `a`? Tensors by dtype and
+    shape subtyping (a relaxed trace's None dims take any size), nested
+    structures leaf by leaf when their structures are the same."""
+    if isinstance(traced, SymbolicTensor):
+        if isinstance(a, TensorSpec):
+            return a.dtype is traced.dtype and a.shape.is_subtype_of(traced.shape)
+        if not _is_tensor_leaf(a):
+            return False
+        dtype = a.dtype if isinstance(a, Tensor) else dt.from_numpy(np.asarray(a).dtype)
+        shape = a.shape if isinstance(a, Tensor) else TensorShape(np.shape(a))
+        return dtype is traced.dtype and shape.is_subtype_of(traced.shape)
+    if _is_composite(traced):  # a composite tensor: its type's subtypes
+        return type(a) is type(traced) and traced._tf_spec().is_compatible_with(a)
+    if _has_placeholder(traced):
+        try:
+            if nest.structure_key(a) != nest.structure_key(traced):
                 return False
-            dtype = a.dtype if isinstance(a, Tensor) else dt.from_numpy(np.asarray(a).dtype)
-            shape = a.shape if isinstance(a, Tensor) else TensorShape(np.shape(a))
-            if dtype is not traced.dtype or not shape.is_subtype_of(traced.shape):
-                return False
-        elif _is_composite(traced):  # a composite tensor: its type's subtypes
-            if type(a) is not type(traced) or not traced._tf_spec().is_compatible_with(a):
-                return False
-        elif _has_placeholder(traced):
-            return False  # nested tensors: exact key matching only
-        else:
-            if not _same_static(a, traced):
-                return False
-    return True
+            flat_a, flat_t = nest.flatten(a), nest.flatten(traced)
+        except (TypeError, ValueError):
+            return False
+        return len(flat_a) == len(flat_t) and all(_accepts_arg(t, x) for t, x in zip(flat_t, flat_a))
+    return _same_static(a, traced)
 
 
 def _make_placeholders(graph, a, name, used):
