@@ -129,6 +129,8 @@ class PythonLoopTensorError(NotImplementedError, TypeError):
     Python iterable or with a Python condition (TensorFlow's
     NotImplementedError; a TypeError too, as seed 000 catches it)."""
 
+    __module__ = "autograph_cli.operators"  # the public name tracebacks show
+
 
 def _loop_location(body):
     code = getattr(body, "__code__", None)
