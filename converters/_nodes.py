@@ -39,7 +39,7 @@ def _maker(t):
     with a lookup per field costs twice as much)."""
     if STRICT:
         return lambda **values: t(**values)
-    env = {"_new": object.__new__, "_set": object.__setattr__, "_T": t}
+    env = {"_new": object.__new__, "_T": t}
     params, sets = [], []
     for i, f in enumerate(fields(t)):
         if f.default is not MISSING:
@@ -50,10 +50,69 @@ def _maker(t):
             params.append(f"{f.name}=_d{i}")
         else:
             params.append(f.name)
-        sets.append(f"    _set(new, {f.name!r}, {f.name})\n")
+        sets.append(_setter(t, f.name, f.name, env))
     code = f"def make(*, {', '.join(params)}):\n    new = _new(_T)\n{''.join(sets)}    return new\n"
     exec(code, env)
     return env["make"]
+
+
+_MEMBER = type(cst.Name.value)  # (libcst's nodes have slots: a field is a member descriptor)
+
+
+def _setter(t, field: str, value: str, env: dict, obj: str = "new") -> str:
+    """The line of generated code setting ``field`` of ``obj`` (a new
+    ``t``) to ``value`` past the frozen ``__setattr__``: through the slot's
+    own setter (a third cheaper than ``object.__setattr__``), entered in
+    ``env``; ``object.__setattr__`` for a type without slots."""
+    for k in t.__mro__:
+        d = k.__dict__.get(field)
+        if d is not None:
+            if type(d) is _MEMBER:
+                env[f"_s_{field}"] = d.__set__
+                return f"    _s_{field}({obj}, {value})\n"
+            break
+    env["_set"] = object.__setattr__
+    return f"    _set({obj}, {field!r}, {value})\n"
+
+
+def parser_initializers() -> dict:
+    """For each node class libcst exports: an ``__init__`` that sets the
+    fields as the dataclass's own does, without ``__post_init__`` (libcst's
+    validation) and through the slots' setters; for ``pipeline`` to use
+    while libcst's parser builds a tree (nodes valid by construction).
+    Classes whose initialisation differs (a field outside ``__init__``)
+    are left out."""
+    inits = {}
+    for t in vars(cst).values():
+        if not (isinstance(t, type) and issubclass(t, cst.CSTNode) and "__init__" in t.__dict__):
+            continue
+        try:
+            fs = fields(t)
+        except TypeError:
+            continue
+        if any(not f.init for f in fs):
+            continue
+        env: dict = {"_absent": _ABSENT}
+        params, sets = [], []
+        for i, f in enumerate(fs):
+            if f.default is not MISSING:
+                env[f"_d{i}"] = f.default
+                params.append(f"{f.name}=_d{i}")
+                sets.append(_setter(t, f.name, f.name, env, "self"))
+            elif f.default_factory is not MISSING:
+                env[f"_f{i}"] = f.default_factory
+                params.append(f"{f.name}=_absent")
+                sets.append(_setter(t, f.name, f"_f{i}() if {f.name} is _absent else {f.name}", env, "self"))
+            else:
+                params.append(f.name)
+                sets.append(_setter(t, f.name, f.name, env, "self"))
+        code = f"def __init__({', '.join(['self', *params])}):\n{''.join(sets)}    return None\n"
+        exec(code, env)
+        inits[t] = env["__init__"]
+    return inits
+
+
+_ABSENT = object()  # (an argument not given, for a field with a default factory)
 
 
 def maker(t):
@@ -215,9 +274,9 @@ def _releader(t):
     copies every statement the converters emit)."""
     if STRICT:
         return lambda node, leading: node.with_changes(leading_lines=leading)
-    env = {"_new": object.__new__, "_set": object.__setattr__, "_T": t}
+    env = {"_new": object.__new__, "_T": t}
     sets = "".join(
-        f"    _set(new, {f.name!r}, {'leading' if f.name == 'leading_lines' else 'node.' + f.name})\n" for f in fields(t)
+        _setter(t, f.name, "leading" if f.name == "leading_lines" else f"node.{f.name}", env) for f in fields(t)
     )
     exec(f"def relead(node, leading):\n    new = _new(_T)\n{sets}    return new\n", env)
     return env["relead"]
@@ -254,9 +313,9 @@ def _copier(t):
     from ``changes`` or else from ``node`` (generated, as ``_maker``)."""
     if STRICT:
         return lambda node, changes: node.with_changes(**changes)
-    env = {"_new": object.__new__, "_set": object.__setattr__, "_T": t}
+    env = {"_new": object.__new__, "_T": t}
     sets = "".join(
-        f"    _set(new, {f.name!r}, changes[{f.name!r}] if {f.name!r} in changes else node.{f.name})\n" for f in fields(t)
+        _setter(t, f.name, f"changes[{f.name!r}] if {f.name!r} in changes else node.{f.name}", env) for f in fields(t)
     )
     exec(f"def copy(node, changes):\n    new = _new(_T)\n{sets}    return new\n", env)
     return env["copy"]
