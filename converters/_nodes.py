@@ -227,12 +227,12 @@ def decl(kind: str, names: Sequence[str]) -> cst.SimpleStatementLine:
 
 
 def function_def(fn_name: str, params: Sequence[str], body: Sequence[cst.BaseStatement],
-                 leading_lines=()) -> cst.FunctionDef:
+                 leading_lines=(), footer=()) -> cst.FunctionDef:
     return _FunctionDef(
         leading_lines=leading_lines,
         name=_Name(value=fn_name),
         params=_Parameters(params=[_Param(name=_Name(value=p)) for p in params]) if params else _NO_PARAMS,
-        body=_IndentedBlock(body=list(body) or [_Line(body=[make(cst.Pass)])]),
+        body=_IndentedBlock(body=list(body) or [_Line(body=[make(cst.Pass)])], footer=footer),
     )
 
 

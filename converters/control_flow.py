@@ -302,7 +302,31 @@ class ControlFlowConverter:
             return [n.replace(stmt, body=smalls)], live, writes
         return [n.replace(stmt, body=smalls, leading_lines=_anchor(stmt, table.line_of(stmt)))], live, writes
 
-    def _helper(self, kind, line, params, body_block: Block, extra=(), leading=()):
+    def _footer(self, block, start=None) -> tuple:
+        """The comments closing ``block`` (its footer), anchored at their
+        lines, for the block made from it; () when it has none or their
+        line is unknown."""
+        if type(block) is not cst.IndentedBlock or not block.footer:
+            return ()
+        if start is None:
+            start = self.table.after(block)
+            if start is None:
+                return ()
+        return (n.anchor_line(start), *block.footer)
+
+    def _clause_leading(self, prev, clause) -> tuple:
+        """The leading lines of ``clause`` (``except``, ``else``,
+        ``finally``), anchored at their lines when known: they follow the
+        block ``prev`` and its footer."""
+        leading = clause.leading_lines
+        if not leading or type(prev) is not cst.IndentedBlock:
+            return leading
+        after = self.table.after(prev)
+        if after is None:
+            return leading
+        return (n.anchor_line(after + len(prev.footer)), *leading)
+
+    def _helper(self, kind, line, params, body_block: Block, extra=(), leading=(), footer=()):
         """A helper def with its nonlocal/global declarations (and the
         ``leading`` lines it is built with: see ``_anchor``)."""
         fn_name = self.inputs.fresh(f"{kind}_{line}")
@@ -316,7 +340,7 @@ class ControlFlowConverter:
             self.nonlocal_names.update(nonl)
             body.append(n.anchored(n.decl("nonlocal", nonl), line))
         body.extend(body_block.stmts)
-        return fn_name, n.function_def(fn_name, params, body, leading)
+        return fn_name, n.function_def(fn_name, params, body, leading, footer)
 
     def _if(self, stmt, live_after):
         line = self.table.line_of(stmt)
@@ -333,11 +357,22 @@ class ControlFlowConverter:
         state = sorted(bound & live_after) + _composites(bound)
         # (a guard made by jump lowering runs the rest of a block after a jump)
         pre = _anchor(stmt, line)
-        body_name, body_def = self._helper(self.inputs.guards.get(stmt, "if_body"), line, (), body, leading=pre)
+        body_footer = self._footer(stmt.body)
+        else_footer = ()
+        if type(orelse) is cst.Else and (orelse.leading_lines or getattr(orelse.body, "footer", ())):
+            # The comments above ``else:`` follow those closing the body
+            # (the same lines), and those closing its own block.
+            after = self.table.after(stmt.body)
+            if after is not None:
+                if orelse.leading_lines:
+                    body_footer = (*(body_footer or (n.anchor_line(after),)), *orelse.leading_lines)
+                else_footer = self._footer(orelse.body)
+        body_name, body_def = self._helper(self.inputs.guards.get(stmt, "if_body"), line, (), body, leading=pre,
+                                           footer=body_footer)
         defs = [body_def]
         else_ref = n.none()
         if else_block is not None:
-            else_name, else_def = self._helper("else_body", line, (), else_block, leading=pre)
+            else_name, else_def = self._helper("else_body", line, (), else_block, leading=pre, footer=else_footer)
             defs.append(else_def)
             else_ref = n.name(else_name)
         call = n.expr_stmt(n.ag_call("if_stmt", test, n.name(body_name), else_ref, n.string_tuple(state)), pre)
@@ -368,7 +403,7 @@ class ControlFlowConverter:
         test_reads = self.info.reads(stmt.test) | set(self.inputs.loop_flags.get(stmt, ()))
         bound = body.bound | set(test_binds)
         state = sorted(bound & (live_after | body.live_in | test_reads)) + _composites(bound)
-        body_name, body_def = self._helper("loop_body", line, (), body, leading=pre)
+        body_name, body_def = self._helper("loop_body", line, (), body, leading=pre, footer=self._footer(stmt.body))
         call = n.expr_stmt(n.ag_call("while_stmt", n.name(test_name), n.name(body_name), n.string_tuple(state)), pre)
         live = test_reads | body.live_in | live_after
         return [test_def, body_def, call], live, bound
@@ -395,7 +430,7 @@ class ControlFlowConverter:
         if type(iterable) is cst.Tuple and not iterable.lpar:  # for x in a, b: one argument
             iterable = n.replace(iterable, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         state = sorted(body.bound & (live_after | body.live_in | set(self.inputs.loop_flags.get(stmt, ())))) + _composites(body.bound)
-        body_name, body_def = self._helper("loop_body", line, (item,), body, leading=pre)
+        body_name, body_def = self._helper("loop_body", line, (item,), body, leading=pre, footer=self._footer(stmt.body))
         defs.append(body_def)
         call = n.expr_stmt(n.ag_call("for_stmt", iterable, extra_ref, n.name(body_name), n.string_tuple(state)), pre)
         live = self.info.reads(stmt.iter) | body.live_in | live_after | set(self.inputs.loop_flags.get(stmt, ()))
@@ -411,7 +446,8 @@ class ControlFlowConverter:
                 return None
             b = self.block(self.table.stmts(block), conservative, in_helper)
             bound.update(b.bound)
-            return n.make(cst.IndentedBlock, body=b.stmts, header=getattr(block, "header", _NO_HEADER))
+            return n.make(cst.IndentedBlock, body=b.stmts, header=getattr(block, "header", _NO_HEADER),
+                          footer=self._footer(block))
 
         if type(stmt) is cst.If:
             orelse = stmt.orelse
@@ -447,13 +483,22 @@ class ControlFlowConverter:
             for h in stmt.handlers:
                 if h.name is not None:
                     bound.update(target_names(h.name.name))
-            handlers = [n.replace(h, body=sub(h.body)) for h in stmt.handlers]
-            new = n.replace(stmt, 
-                body=sub(stmt.body),
-                handlers=handlers,
-                orelse=n.replace(stmt.orelse, body=sub(stmt.orelse.body)) if stmt.orelse else None,
-                finalbody=n.replace(stmt.finalbody, body=sub(stmt.finalbody.body)) if stmt.finalbody else None,
-            )
+            # each clause's comments above it, anchored at their lines (they
+            # follow a block the conversion changed)
+            prev = stmt.body
+            handlers = []
+            for h in stmt.handlers:
+                handlers.append(n.replace(h, body=sub(h.body), leading_lines=self._clause_leading(prev, h)))
+                prev = h.body
+            orelse = finalbody = None
+            if stmt.orelse:
+                orelse = n.replace(stmt.orelse, body=sub(stmt.orelse.body),
+                                   leading_lines=self._clause_leading(prev, stmt.orelse))
+                prev = stmt.orelse.body
+            if stmt.finalbody:
+                finalbody = n.replace(stmt.finalbody, body=sub(stmt.finalbody.body),
+                                      leading_lines=self._clause_leading(prev, stmt.finalbody))
+            new = n.replace(stmt, body=sub(stmt.body), handlers=handlers, orelse=orelse, finalbody=finalbody)
         elif type(stmt).__name__ == "Match":
             cases = [n.replace(c, body=sub(c.body)) for c in stmt.cases]
             new = n.replace(stmt, subject=self._expr(stmt.subject), cases=cases)

@@ -26,7 +26,7 @@ from ._result import FunctionReport, Status
 from ._visiting import NodeRewriter
 from .analysis import ConverterView, analyze_function
 from .jumps import always_returns
-from .tables import FreshNames, NodeTable, block_statements
+from .tables import FreshNames, NodeTable, block_statements, last_block
 
 
 def transform(stmts: list, module: ModuleFacts, fast_path: bool, lazy: bool = False) -> ModuleOutput:
@@ -70,8 +70,11 @@ class ModuleFacts:
 
     def __init__(self, source: str, lines: dict, cols: dict, ends: dict | None = None, first_line: int = 1,
                  newline: str = "\n", *, verbatim: bool = True, functional_by_name: bool = False,
-                 functional_inline: bool = False, syntax: ConverterView | None = None):
+                 functional_inline: bool = False, syntax: ConverterView | None = None,
+                 last_lines: dict | None = None):
         self.source = source
+        # the last line of each statement of the source (lines.statement_lines)
+        self.last_lines = last_lines or {}
         # the module's ast side: what makes a function unconvertible (None: functions alone)
         self.syntax = syntax
         # one function converted alone (api.to_graph): its functional form is
@@ -210,7 +213,7 @@ def convert_function(
         _report(module, out, fn, qualname, Status.NOTHING_TO_CONVERT, "nothing to convert")
         return fn
 
-    table = NodeTable(info, module.lines, module.lines.get(fn, 1))
+    table = NodeTable(info, module.lines, module.lines.get(fn, 1), module.last_lines)
     fresh = FreshNames(module.identifiers)
     out.made_names.append(fresh.made)  # (the set itself: it grows as the passes make names)
     local_names = frozenset((set(params) | info.body_writes) - info.globals - info.nonlocals)
@@ -369,30 +372,12 @@ def _trailing_footers(stmt) -> int:
     (comments owned by an indented block) of its innermost last blocks."""
     count = 0
     while isinstance(stmt, cst.BaseCompoundStatement):
-        block = _last_block(stmt)
+        block = last_block(stmt)
         if type(block) is not cst.IndentedBlock or not block.body:
             break
         count += len(block.footer)
         stmt = block.body[-1]
     return count
-
-
-def _last_block(stmt):
-    if type(stmt) is cst.If:
-        while type(stmt.orelse) is cst.If:
-            stmt = stmt.orelse
-        return stmt.orelse.body if stmt.orelse is not None else stmt.body
-    if type(stmt) is cst.Try or type(stmt).__name__ == "TryStar":
-        if stmt.finalbody is not None:
-            return stmt.finalbody.body
-        if stmt.orelse is not None:
-            return stmt.orelse.body
-        return stmt.handlers[-1].body if stmt.handlers else stmt.body
-    if type(stmt) in (cst.For, cst.While):
-        return stmt.orelse.body if stmt.orelse is not None else stmt.body
-    if type(stmt).__name__ == "Match":
-        return stmt.cases[-1].body
-    return getattr(stmt, "body", None)
 
 
 GENERATOR_NOTE = "generator: statements that yield stay Python"

@@ -105,13 +105,15 @@ def _cst_body(block, out):
 
 
 def statement_lines(module: cst.Module, tree: ast.Module, spans: dict | None = None,
-                    defs: dict | None = None) -> dict:
+                    defs: dict | None = None, last_lines: dict | None = None) -> dict:
     """Map every libcst statement node (compound, line, small) to its line.
 
     FunctionDef and ClassDef map to their first decorator's line when
     decorated; the key ``(node, "def")`` gives the keyword line. ``spans``,
     when given, receives each FunctionDef's (column of ``def`` + 1, last line);
-    ``defs``, each FunctionDef's ``ast`` node (incomplete if this raises).
+    ``defs``, each FunctionDef's ``ast`` node (incomplete if this raises);
+    ``last_lines``, the last line of every compound and small statement
+    (its last token's: the comments after it are not counted).
     """
     ast_stmts: list = []
     _ast_preorder(tree.body, ast_stmts)
@@ -129,6 +131,8 @@ def statement_lines(module: cst.Module, tree: ast.Module, spans: dict | None = N
             raise LineTableMismatch("ran out of statements")
         a = ast_stmts[i]
         i += 1
+        if last_lines is not None:
+            last_lines[node] = a.end_lineno
         expected = _AST_COMPOUND.get(type(a).__name__)
         if expected is not None:
             if not isinstance(node, expected):

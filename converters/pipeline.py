@@ -195,14 +195,17 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
     tree, module = _parse(source, filename)
     spans: dict | None = {}
     defs: dict | None = {}
+    last_lines: dict = {}
     try:
-        lines = statement_lines(module, tree, spans, defs)
+        lines = statement_lines(module, tree, spans, defs, last_lines)
     except LineTableMismatch:
         lines = _lines_from_positions(module)
         spans = defs = None
+        last_lines = {}
     shift = first_line - 1
     if shift:
         lines = {k: v + shift for k, v in lines.items()}
+        last_lines = {k: v + shift for k, v in last_lines.items()}
     cols, ends = {}, {}
     if spans is not None:
         for node, (col, end) in spans.items():
@@ -223,7 +226,7 @@ def _convert(source, filename, fast_path, function, strip_decorators, first_line
         functional_by_name=lazy and function is not None,
         # Files written to disk: the functional forms as plain defs.
         functional_inline=lazy and lazy_defs and function is None,
-        syntax=ConverterView(source, tree, defs),
+        syntax=ConverterView(source, tree, defs), last_lines=last_lines,
     )
     stmts = list(module.body)
     out = functions.transform(stmts, facts, fast_path, lazy)

@@ -51,16 +51,38 @@ class NodeTable:
     """The facts (``analysis.Facts``) and the line of every statement of one
     function, the statements its passes made included."""
 
-    __slots__ = ("info", "lines", "default_line", "_suite_lines")
+    __slots__ = ("info", "lines", "default_line", "_suite_lines", "last_lines")
 
-    def __init__(self, info: FunctionInfo, lines: dict, default_line: int):
+    def __init__(self, info: FunctionInfo, lines: dict, default_line: int, last_lines: dict | None = None):
         self.info = info  # the function's analysis; info.facts is the facts table
         self.lines = lines  # node -> line (the module's table: statements of every function)
         self.default_line = default_line  # the def's line, for a node without one
         self._suite_lines: dict = {}
+        # the user's statements -> their last line (statements made by the passes have none)
+        self.last_lines = last_lines if last_lines is not None else {}
 
     def line_of(self, node) -> int:
         return self.lines.get(node, self.default_line)
+
+    def after(self, block) -> int | None:
+        """The line after ``block`` (an indented block of the user's, its
+        statements perhaps rewritten): where its footer (the comments
+        closing it) starts; None when unknown (it ends with a statement a
+        pass made)."""
+        stmt = block.body[-1] if block.body else None
+        end = None
+        footers = 0  # the footers of the innermost last blocks come first
+        while stmt is not None:
+            if end is None:
+                end = self.last_lines.get(stmt.body[-1] if type(stmt) is cst.SimpleStatementLine else stmt)
+            if type(stmt) is cst.SimpleStatementLine:
+                break
+            inner = last_block(stmt)
+            if type(inner) is not cst.IndentedBlock or not inner.body:
+                break
+            footers += len(inner.footer)
+            stmt = inner.body[-1]
+        return None if end is None else end + footers + 1
 
     def facts(self, node) -> Facts | None:
         return self.info.facts.get(node)
@@ -121,3 +143,23 @@ class NodeTable:
         if f.yields or f.returns:
             return True
         return any(self.kept(loop) for loop in f.jumps)
+
+
+def last_block(stmt):
+    """The block a compound statement ends with."""
+    t = type(stmt)
+    if t is cst.If:
+        while type(stmt.orelse) is cst.If:
+            stmt = stmt.orelse
+        return stmt.orelse.body if stmt.orelse is not None else stmt.body
+    if t is cst.Try or t.__name__ == "TryStar":
+        if stmt.finalbody is not None:
+            return stmt.finalbody.body
+        if stmt.orelse is not None:
+            return stmt.orelse.body
+        return stmt.handlers[-1].body if stmt.handlers else stmt.body
+    if t in (cst.For, cst.While):
+        return stmt.orelse.body if stmt.orelse is not None else stmt.body
+    if t.__name__ == "Match":
+        return stmt.cases[-1].body
+    return getattr(stmt, "body", None)

@@ -336,6 +336,9 @@ CASES = [
     ("loops", "for_in_tfdataset", [()]),
     ("loops", "while_py_cond", [()]),
     ("loops", "while_tf_cond", [()]),
+    ("commented", "clipped_sum", [
+        ([1, 5, 2, 8], 4), ([], 3), ([1, 2], 0), ([7], 1), ([1, "a"], 3), (None, 1),
+    ]),
     ("list_accumulation", "squares_of_even", [(n,) for n in (0, 1, 2, 7, 10, -3)] + [("x",)]),
     ("list_accumulation", "balanced", [
         ("",), ("{[()()]}",), ("(]",), ("(",), (")",), ("a(b)c[d]{",), ("{[}]",), (None,),

@@ -64,9 +64,7 @@ def _check(source, result, complete=True):
 @pytest.mark.parametrize("mode", MODES)
 def test_comments_at_the_start_and_end_of_a_body_are_kept_at_their_lines(mode):
     result = convert(SRC, **MODES[mode])
-    # (to-code's helpers leave out the comments closing an inner block: only
-    # the function's own are checked there)
-    _check(SRC, result, complete=mode != "to-code")
+    _check(SRC, result)
     code = result.code
     for comment in ("above the first statement", "(two lines of it)", "above, after a blank line"):
         assert f"# {comment}\n" in code
@@ -102,3 +100,43 @@ def test_standard_library_comments_of_the_functional_form_map_to_their_lines(nam
     with open(path, encoding="utf-8") as f:
         source = f.read()
     _check(source, convert(source, filename=path, fast_path=False), complete=False)
+
+
+def test_comments_closing_blocks_and_above_clauses_are_kept_in_to_code():
+    """The functional form keeps the comments after the last statement of
+    an if/else/while/for/try block and those above ``else:``/``except``
+    (the golden samples/commented.py shows where), each at its own line."""
+    src = """\
+def f(xs, limit):
+    total = 0
+    for x in xs:
+        if x > limit:
+            total += limit
+            # A clipped
+        # B before else
+        else:
+            total += x
+            # C added
+    # D after the loop
+    while total > limit:
+        total -= 1
+        # E end of while
+    try:
+        total = total // limit
+        # F end of try
+    # G before except
+    except ZeroDivisionError:
+        total = 0
+        # H end of except
+    # I before finally
+    finally:
+        pass
+        # J end of finally
+    return total
+"""
+    for mode in MODES:
+        result = convert(src, **MODES[mode])
+        _check(src, result)
+    code = convert(src, fast_path=False).code
+    for letter in "ABCEFGHIJ":
+        assert code.count(f"# {letter} ") == 1, (letter, code)
