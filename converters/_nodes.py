@@ -6,6 +6,7 @@ generated statement would cost more than the whole conversion).
 from __future__ import annotations
 
 import os
+import types
 from collections.abc import Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
 
@@ -56,7 +57,7 @@ def _maker(t):
     return env["make"]
 
 
-_MEMBER = type(cst.Name.value)  # (libcst's nodes have slots: a field is a member descriptor)
+_MEMBER = types.MemberDescriptorType  # (a field of a class with slots)
 
 
 def _setter(t, field: str, value: str, env: dict, obj: str = "new") -> str:
