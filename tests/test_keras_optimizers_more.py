@@ -185,3 +185,20 @@ def test_lion_and_ftrl_follow_keras_rules():
     np.testing.assert_allclose(_run(opt, grads, w0), w, rtol=1e-5, atol=1e-6)
     assert isinstance(keras.optimizers.get("lion"), keras.optimizers.Lion)
     assert isinstance(keras.optimizers.get("ftrl"), keras.optimizers.Ftrl)
+
+
+def test_an_optimizer_gives_each_new_variable_fresh_slots_even_when_a_freed_variable_had_its_id():
+    # a variable dropped after training must not lend its slots (by a reused
+    # id()) to the next variable the optimizer sees: the shapes differ here
+    import gc
+
+    opt = tf.keras.optimizers.SGD(0.1, momentum=0.9)
+    for trial in range(20):
+        v = tf.Variable([1.0, 2.0] if trial % 2 else [1.0, 2.0, 3.0])
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(v * v)
+        opt.apply_gradients([(tape.gradient(loss, v), v)])
+        # a fresh (zero) momentum: the first step is plain SGD, v - 0.1 * 2v
+        np.testing.assert_allclose(v.numpy(), 0.8 * np.arange(1.0, v.shape[0] + 1), rtol=1e-6)
+        del v, tape, loss
+        gc.collect()

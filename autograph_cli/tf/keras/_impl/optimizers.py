@@ -42,6 +42,9 @@ class Optimizer(RecordsInitArgs):
         self.global_clipnorm = global_clipnorm
         self.weight_decay = float(weight_decay) if weight_decay else None
         self._excluded_from_decay: set = set()
+        # the variables known by id() above, held: a freed variable's id, reused
+        # by a new one, must not hand it the old slots or exclusion
+        self._known_variables: list = []
         self.built = False
         _ = self.iterations
         self._build_learning_rate()
@@ -96,6 +99,7 @@ class Optimizer(RecordsInitArgs):
         self._build_learning_rate()
         for v in var_list:
             if id(v) not in self._slots:
+                self._known_variables.append(v)
                 self._slots[id(v)] = {name: self._new_variable(lambda v=v: ops.zeros(v.shape.as_list(), v.dtype), name)
                                       for name in self._slot_names()}
         self.built = True
@@ -182,6 +186,7 @@ class Optimizer(RecordsInitArgs):
         """Leave these variables (or those whose name contains one of var_names) out of the weight decay."""
         for v in var_list or []:
             self._excluded_from_decay.add(id(v))
+            self._known_variables.append(v)
         self._excluded_names = list(getattr(self, "_excluded_names", [])) + list(var_names or [])
 
     def get_config(self):
