@@ -475,6 +475,23 @@ def test_stateless_random_ops_equal_the_runtimes_bit_for_bit():
         assert len(set(got[0].numpy().ravel().tolist())) == 6
 
 
+def test_gradients_of_reductions_and_tiles_with_tensor_arguments_known_when_compiling():
+    # a None dimension keeps tf.shape(x) a tensor: the axis and the multiples are
+    # tensors in the graph (ProdDyn, TileGradDyn, ProdDynGrad), fixed per compiled shape
+    def f(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            ax = tf.shape(x)[0] - 2
+            k = tf.shape(x)[0] + 1
+            y = tf.reduce_sum(tf.reduce_prod(x, axis=ax) * 2.0) + tf.reduce_sum(tf.tile(x, tf.stack([k, 1])) ** 2)
+        return t.gradient(y, x)
+
+    sig = [tf.TensorSpec([None, 3], tf.float32)]
+    ops = {n.op for n in tf.function(f, input_signature=sig).get_concrete_function().graph.root.nodes}
+    assert {"ProdDynGrad", "TileGradDyn"} <= ops
+    both(f, tf.constant([[1.0, 2.0, 0.0], [3.0, -1.0, 2.0]]), input_signature=sig)
+
+
 def test_random_op_is_refused():
     def f(x):
         return x + tf.random.uniform([2])

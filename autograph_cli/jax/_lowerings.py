@@ -822,3 +822,21 @@ def _stateless_random(node, shape, seed):
         return np.asarray(kernel(np.asarray(dims, np.int64), np.asarray(seed_value), **attrs), np_dtype)
 
     return jax.pure_callback(host, jax.ShapeDtypeStruct(dims, np_dtype), jnp.asarray(seed))
+
+
+@register_lowering("jax", "ProdDynGrad")
+def _prod_dyn_grad(node, x, dy, axis):
+    # the gradient of a product over a tensor axis: ProdGrad once the axis is
+    # known while compiling (as for the product itself, _reduce_dyn)
+    n = jnp.ndim(x)
+    axes = tuple(sorted({a % max(n, 1) for a in _static_tuple(axis, "the reduction axis")})) if n else None
+    return _prod_grad(_Attrs(node, "ProdGrad", {"axis": axes, "keepdims": node.attrs["keepdims"]}), x, dy)
+
+
+@register_lowering("jax", "TileGradDyn")
+def _tile_grad_dyn(node, g, x, multiples):
+    # the gradient of tf.tile with tensor multiples, known while compiling
+    m = _static_tuple(multiples, "the multiples of tf.tile")
+    shape = jnp.shape(x)
+    g = jnp.reshape(g, [v for s, k in zip(shape, m) for v in (k, s)])
+    return jnp.sum(g, axis=tuple(range(0, 2 * len(shape), 2)))
