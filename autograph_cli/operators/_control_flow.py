@@ -15,7 +15,7 @@ _getframe = sys._getframe  # (bound once: a program may delete sys._getframe)
 # loop_body_N, the lambdas of and/or/x-if-c-else-y) that an operator calls:
 # while one runs, the stack holds frames Python does not have (the
 # operator's, the helper's). The operators raise the recursion limit by as
-# many while they run (``_deeper`` ... ``_shallower``), so that a converted
+# many while they run (``_deeper``, then lowered in their ``finally``), so that a converted
 # recursive function reaches the depth the original reaches, and code that
 # compares its stack depth (walking ``f_back``) with ``sys.getrecursionlimit()``
 # sees the margin Python gives it (markdown stops nesting blockquotes near
