@@ -7,9 +7,8 @@ import math
 
 from autograph_cli.runtime import dtypes as dt
 from autograph_cli.runtime import ops
-from autograph_cli.runtime.variables import init_scope
 
-from .optimizers import Adam, Optimizer, _Schedules
+from .optimizers import Adam, Optimizer, _filled_accumulator, _Schedules
 
 __all__: list[str] = ["AdamW", "Adamax", "Adadelta", "Nadam", "Lion", "Ftrl"]
 
@@ -142,13 +141,8 @@ class Ftrl(Optimizer):
         self.l1, self.l2 = l1_regularization_strength, l2_regularization_strength
         self.l2_shrinkage, self.beta = l2_shrinkage_regularization_strength, beta
 
-    def build(self, var_list):
-        fresh = [v for v in var_list if id(v) not in self._slots]
-        super().build(var_list)
-        for v in fresh:
-            acc = self._slots[id(v)]["accumulator"]
-            with init_scope():
-                acc.assign(ops.fill(v.shape.as_list(), ops.convert_to_tensor(self.initial_accumulator_value, v.dtype)))
+    def _slot_initial(self, name, var):
+        return _filled_accumulator(self, name, var)
 
     def _slot_names(self):
         return ("accumulator", "linear")

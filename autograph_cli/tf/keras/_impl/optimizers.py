@@ -100,12 +100,16 @@ class Optimizer(RecordsInitArgs):
         for v in var_list:
             if id(v) not in self._slots:
                 self._known_variables.append(v)
-                self._slots[id(v)] = {name: self._new_variable(lambda v=v: ops.zeros(v.shape.as_list(), v.dtype), name)
+                self._slots[id(v)] = {name: self._new_variable(lambda v=v, name=name: self._slot_initial(name, v), name)
                                       for name in self._slot_names()}
         self.built = True
 
     def _slot_names(self):
         return ()
+
+    def _slot_initial(self, name, var):
+        """The initial value of slot `name` of `var` (zeros; Adagrad's and Ftrl's accumulators differ)."""
+        return ops.zeros(var.shape.as_list(), var.dtype)
 
     def get_slot(self, var, name):
         return self._slots[id(var)][name]
@@ -286,13 +290,8 @@ class Adagrad(Optimizer):
             self._lr_var = self._new_variable(lambda: ops.convert_to_tensor(float(self._lr), dtype=dt.float32),
                                               "learning_rate")
 
-    def build(self, var_list):
-        fresh = [v for v in var_list if id(v) not in self._slots]
-        super().build(var_list)
-        for v in fresh:
-            acc = self._slots[id(v)]["accumulator"]
-            with init_scope():
-                acc.assign(ops.fill(v.shape.as_list(), ops.convert_to_tensor(self.initial_accumulator_value, v.dtype)))
+    def _slot_initial(self, name, var):
+        return _filled_accumulator(self, name, var)
 
     def _slot_names(self):
         return ("accumulator",)
@@ -336,6 +335,13 @@ def get(identifier):
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
 
 
+def _filled_accumulator(opt, name, var):
+    """Adagrad's and Ftrl's slots: the accumulator starts at `initial_accumulator_value`."""
+    if name == "accumulator":
+        return ops.fill(var.shape.as_list(), ops.convert_to_tensor(opt.initial_accumulator_value, var.dtype))
+    return Optimizer._slot_initial(opt, name, var)
+
+
 from . import _more_optimizers  # noqa: E402 - (it builds on the classes above)
 from ._more_optimizers import *  # noqa: E402,F403
 
@@ -343,3 +349,4 @@ __all__ += _more_optimizers.__all__
 _BY_NAME.update(_more_optimizers.BY_NAME)
 for _name, _cls in _more_optimizers.SCHEDULES.items():
     setattr(_Schedules, _name, _cls)
+
