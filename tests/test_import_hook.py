@@ -266,10 +266,14 @@ def test_cache_skips_the_source_while_its_stat_is_unchanged(proj):
     # differs (ctime), the hash decides, the module is converted again.
     st = os.stat(src)
     src.write_text(MOD.replace("steps = 0", "steps = 1"))
+    edited = time.monotonic()
     os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert py(SPY, proj).stdout.split() == ["9", "read+convert"]  # read once: hashed, then converted
-    time.sleep(2.2)  # (the edit is recent: no key until it is older than the racy window)
-    assert py(SPY, proj).stdout.split() == ["9", "read"]
+    # (a loaded machine can take longer than the racy window to run that import)
+    recent = time.monotonic() - edited < 1.9
+    time.sleep(2.2)  # (the edit was recent: no key until it is older than the racy window)
+    out = py(SPY, proj).stdout.split()
+    assert out == ["9", "read"] or (not recent and out == ["9", "-"])
     assert py(SPY, proj).stdout.split() == ["9", "-"]
 
 
