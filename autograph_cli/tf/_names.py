@@ -181,17 +181,23 @@ def ops_of(fn) -> set:
             visit_fn(v)
 
     def visit_code(code, glb):
-        mods = [v for n in code.co_names for v in [glb.get(n)] if isinstance(v, types.ModuleType)
+        # the names of the function and of its nested code objects together
+        # (Python 3.12 inlines list comprehensions into the function's own
+        # code: the table must not depend on the version)
+        names: list = []
+        todo = [code]
+        while todo:
+            c = todo.pop()
+            names += c.co_names
+            todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+        mods = [v for n in names for v in [glb.get(n)] if isinstance(v, types.ModuleType)
                 and v.__name__.startswith(_FAMILIES)]
-        for n in code.co_names:
+        for n in dict.fromkeys(names):
             if n in glb and not isinstance(glb[n], types.ModuleType):
                 visit_value(glb[n])
             for m in mods:
                 if n in vars(m):
                     visit_value(vars(m)[n])
-        for c in code.co_consts:
-            if isinstance(c, types.CodeType):
-                visit_code(c, glb)
 
     def visit_fn(f):
         f = getattr(f, "__wrapped__", f)
