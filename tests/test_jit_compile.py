@@ -860,3 +860,30 @@ def test_a_loop_with_a_return_over_zero_items_compiles():
     for vec in ([], [1, 2], [4, 1, 1]):
         args = (tf.constant(vec, tf.int32), tf.constant(5))
         assert int(f(*args)) == int(_return_in_loop_over_reversed_range(*args)), vec
+
+
+
+
+def test_max_pool_gradient_of_a_fused_input_keeps_every_window():
+    # The pooled input is a BatchNormalization's output, which XLA fuses into
+    # the training step's kernels and may round differently from the copy
+    # MaxPool saw: a gradient that found each window's maximum by comparing
+    # with the pooled output lost windows (jax 0.12: after two compiled
+    # steps the conv kernel was 5e-3 off, silently). Every window's maximum
+    # must get its dy.
+    keras, L = tf.keras, tf.keras.layers
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, size=16)
+    x = rng.normal(size=(16, 6, 6, 2)).astype(np.float32)
+
+    def train(jit):
+        keras.utils.set_random_seed(0)
+        model = keras.Sequential([keras.Input((6, 6, 2)), L.Conv2D(3, 3, use_bias=False), L.BatchNormalization(),
+                                  L.ReLU(), L.MaxPooling2D(), L.Flatten(), L.Dense(2)])
+        model.compile(keras.optimizers.SGD(0.05), keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                      jit_compile=jit)
+        model.fit(x, y, epochs=1, batch_size=8, shuffle=False, verbose=0)
+        return [w.numpy() for w in model.weights]
+
+    for a, b in zip(train(True), train(False)):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)

@@ -783,14 +783,21 @@ def _max_pool_grad(node, x, y, dy):
     kh, kw = a["ksize"]
     oh, ow, ph, pw = _pool_geometry(x.shape, a["ksize"], a["strides"], a["padding"])
     xp = _pool_pad(x, ph, pw, -jnp.inf)
+    # Each window's first maximum, found by comparing x's elements with each
+    # other, never with y: XLA may fuse the pooled input's computation (a
+    # BatchNormalization's output ...) into this kernel and round it
+    # differently from the copy MaxPool saw, so `x == y` could miss the
+    # maximum and drop its gradient. (The runtime's kernel compares with y:
+    # there both are the same array; ties go to the first tap in both.)
+    taps = [_tap(i, j, oh, ow, a["strides"]) for i in range(kh) for j in range(kw)]
+    best, first = xp[taps[0]], jnp.zeros(y.shape, jnp.int32)
+    for k, t in enumerate(taps[1:], 1):
+        better = xp[t] > best
+        best = jnp.where(better, xp[t], best)
+        first = jnp.where(better, k, first)
     dxp = jnp.zeros(xp.shape, dy.dtype)
-    taken = jnp.zeros(y.shape, bool)
-    for i in range(kh):
-        for j in range(kw):
-            t = _tap(i, j, oh, ow, a["strides"])
-            hit = (xp[t] == y) & ~taken
-            taken = taken | hit
-            dxp = dxp.at[t].add(jnp.where(hit, dy, 0))
+    for k, t in enumerate(taps):
+        dxp = dxp.at[t].add(jnp.where(first == k, dy, 0))
     return dxp[:, ph[0]:ph[0] + x.shape[1], pw[0]:pw[0] + x.shape[2], :]
 
 
