@@ -117,6 +117,7 @@ class _Plan:
         self._check_block(graph.root)
         self._collect_vars(graph.root)
         self._ta_specs(graph.root)
+        self.compared = _compared_with_reductions(graph.root)  # (ids of tensors the graph holds)
 
     # refusal of what XLA cannot run ---------------------------------------
     def _check_block(self, block):
@@ -433,7 +434,11 @@ class _Walker:
             val = node.opdef.lowerings["jax"](node, *args)
             vals = [val] if len(outs) == 1 else list(val)
             for o, v in zip(outs, vals):
-                self.env[id(o)] = _cast(v, o.dtype)
+                v = _cast(v, o.dtype)
+                if id(o) in self.plan.compared:
+                    # (computed once: see _compared_with_reductions)
+                    v = lax.optimization_barrier(v)
+                self.env[id(o)] = v
 
     # state threading -----------------------------------------------------
     def vars_of(self, *blocks):
@@ -1133,3 +1138,25 @@ def compile_graph(graph, inputs, outputs, name, fname):
 
 
 _ = _lowerings
+
+
+# ops whose gradient compares their input with their output (x == max(x))
+_COMPARING = frozenset({"Max", "Min", "MaxPool", "SegmentMax", "SegmentMin", "UnsortedSegmentMax",
+                        "UnsortedSegmentMin"})
+
+
+def _compared_with_reductions(block) -> set:
+    """The ids of the tensors (of ``block`` and the blocks in it) that an op of
+    _COMPARING reads. Their values are computed once (an optimization barrier):
+    XLA would otherwise fuse their computation (a normalization's output ...)
+    into each consumer and may round the copies differently, so that the
+    gradient's ``x == max(x)`` misses the maximum and drops its share."""
+    found: set = set()
+    todo = [block]
+    while todo:
+        b = todo.pop()
+        for node in b.nodes:
+            if node.op in _COMPARING and node.inputs:
+                found.add(id(node.inputs[0]))
+            todo += [r for r in node.regions or () if r is not None]
+    return found
