@@ -1,5 +1,6 @@
 # A functional model with two named outputs: one loss for both, a list with
-# loss_weights, a dict by output name (targets as a dict), trained with fit;
+# loss_weights, a dict by output name (targets as a dict; evaluate lists the total
+# and each output's unweighted loss, as tf.keras 2), trained with fit;
 # and a tf.keras-2 style custom train_step using self.compiled_loss(...,
 # regularization_losses=self.losses) and self.compiled_metrics.
 import numpy as np

@@ -174,8 +174,7 @@ class _CompiledMetrics:
         self.model = model
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        for m in self.model._compiled_metrics:
-            m.update_state(y_true, y_pred, sample_weight)
+        _update_compiled_metrics(self.model, y_true, y_pred, sample_weight)
 
     def reset_state(self):
         for m in self.model._compiled_metrics:
@@ -184,6 +183,67 @@ class _CompiledMetrics:
     @property
     def metrics(self):
         return list(self.model._compiled_metrics)
+
+
+def _output_part(struct, name, index):
+    """One output's piece of a multi-output structure (keyed by name or listed by index)."""
+    if isinstance(struct, dict):
+        return struct[name]
+    if isinstance(struct, (list, tuple)):
+        return struct[index]
+    return struct
+
+
+def _update_compiled_metrics(model, y_true, y_pred, sample_weight=None):
+    """compile()'s metrics: each metric of one output of a multi-output model sees that output's targets and
+    predictions; the others see the whole."""
+    names = getattr(model, "_compiled_output_names", None)
+    for m in model._compiled_metrics:
+        output = vars(m).get("_keras_untracked_output")
+        if output is None or names is None:
+            m.update_state(y_true, y_pred, sample_weight)
+        else:
+            i = names.index(output)
+            m.update_state(_output_part(y_true, output, i), _output_part(y_pred, output, i), sample_weight)
+
+
+def _fresh_metric(m):
+    """Another metric like `m` (a metric object given for several outputs: one each, as Keras copies it)."""
+    args, kwargs = vars(m).get("_keras_untracked_init_args", ((), {}))
+    return type(m)(*args, **kwargs)
+
+
+def _per_output_metrics(metrics, names, losses):
+    """compile(metrics=...) of a model with several outputs `names`: a list applies to every output, a list of
+    lists or a dict (keyed by output name) to each output its own; each metric named `<output>_<metric>`."""
+    if isinstance(metrics, dict):
+        unknown = sorted(set(metrics) - set(names))
+        if unknown:
+            raise ValueError(f"Unknown entries in metrics dictionary: {unknown}. Only expected the following keys: "
+                             f"{names}")
+        per = [metrics.get(n) for n in names]
+    elif isinstance(metrics, (list, tuple)) and metrics and all(isinstance(m, (list, tuple)) or m is None
+                                                                  for m in metrics):
+        if len(metrics) != len(names):
+            raise ValueError(f"compile() was given {len(metrics)} metric lists for {len(names)} outputs")
+        per = list(metrics)
+    else:
+        per = [metrics] * len(names)
+    out, used = [], set()
+    for name, ms, loss in zip(names, per, losses):
+        if ms is None:
+            continue
+        if isinstance(ms, (str, _metrics.Metric)) or callable(ms):
+            ms = [ms]
+        for spec in ms:
+            m = _metrics.get(spec, loss)
+            if id(m) in used:
+                m = _fresh_metric(m)
+            used.add(id(m))
+            m.name = f"{name}_{m.name}"
+            m.__dict__["_keras_untracked_output"] = name
+            out.append(m)
+    return out
 
 
 class _OutputsLoss:
@@ -204,13 +264,29 @@ class _OutputsLoss:
         else:
             self.losses = _losses.get(loss)
             self.first = self.losses
+        # a Mean of each output's own loss (`<output>_loss`) when the model has several outputs
+        self.trackers: dict = {}
+        names = model.output_names if isinstance(model, Model) else None
+        if names is not None and len(names) > 1:
+            for i, name in enumerate(names):
+                if self._loss_of(name, i, len(names)) is not None:
+                    self.trackers[name] = _metrics.Mean(name=f"{name}_loss")
+
+    def _loss_of(self, name, index, count):
+        if isinstance(self.losses, dict):
+            return self.losses.get(name)
+        if isinstance(self.losses, (list, tuple)):
+            if len(self.losses) != count:
+                raise ValueError(f"compile() was given {len(self.losses)} losses for {count} outputs")
+            return self.losses[index]
+        return self.losses
 
     def _names(self, y_pred):
         if isinstance(y_pred, dict):
             return sorted(y_pred)
-        outputs = self.model.outputs if isinstance(self.model, Model) else None
-        if outputs is not None and len(outputs) == len(y_pred):
-            return [t.name for t in outputs]
+        names = self.model.output_names if isinstance(self.model, Model) else None
+        if names is not None and len(names) == len(y_pred):
+            return names
         return [f"output_{i + 1}" for i in range(len(y_pred))]
 
     def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
@@ -252,19 +328,16 @@ class _OutputsLoss:
                              "of that many arrays")
         total = []
         for i, (name, t, p) in enumerate(zip(names, trues, preds)):
-            if isinstance(self.losses, dict):
-                loss = self.losses.get(name)
-            elif isinstance(self.losses, (list, tuple)):
-                if len(self.losses) != len(preds):
-                    raise ValueError(f"compile() was given {len(self.losses)} losses for {len(preds)} outputs")
-                loss = self.losses[i]
-            else:
-                loss = self.losses
+            loss = self._loss_of(name, i, len(preds))
             if loss is None:
                 continue
             w = self.loss_weights
             w = w.get(name, 1.0) if isinstance(w, dict) else w[i] if isinstance(w, (list, tuple)) else 1.0
             part = loss(t, p, sample_weight)
+            tracker = self.trackers.get(name)
+            if tracker is not None:  # the output's own loss, before its weight (as Keras reports it)
+                n = ops.cast(ops.shape(nest.flatten(p)[0])[0], dt.float32)
+                tracker.update_state(part, sample_weight=n)
             total.append(part if w == 1.0 else part * float(w))
         if not total:
             raise ValueError("No loss applies to any output of the model")
@@ -289,6 +362,22 @@ def _next_mask(layer, x, mask):
 
 def _floats(logs):
     return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v)) for k, v in logs.items()}
+
+
+def _conform_dtype(x, dtype):
+    """A functional model's input value in its Input's dtype (Keras casts numbers of
+    another numeric dtype, e.g. int64 token ids fed to a float32 Input)."""
+    xd = getattr(x, "dtype", None)
+    if xd is None or isinstance(x, KerasTensor):
+        return x
+    try:
+        xd = dt.as_dtype(xd)
+    except (TypeError, ValueError):
+        return x
+    if xd == dtype or not ((xd.is_floating or xd.is_integer or xd.is_bool)
+                           and (dtype.is_floating or dtype.is_integer)):
+        return x
+    return ops.cast(x, dtype)
 
 
 def _functional_graph(inputs, outputs):
@@ -434,6 +523,55 @@ class Model(Layer):
         outputs = getattr(self, "_functional_outputs", None)
         return None if outputs is None else nest.flatten(outputs)
 
+    @property
+    def output_names(self):
+        """The names of the layers giving a functional model's outputs (Keras' output_names)."""
+        outputs = self.outputs
+        if outputs is None:
+            return None
+        if isinstance(getattr(self, "_functional_outputs", None), dict):
+            return sorted(self._functional_outputs)
+        return [t._keras_history[0][0].name if t._keras_history is not None else t.name for t in outputs]
+
+    @property
+    def input_names(self):
+        inputs = self.inputs
+        return None if inputs is None else [t.name for t in inputs]
+
+    def _own_structure(self, which):
+        """The model's own input/output structure (a lone tensor for one), or None."""
+        flat = self.inputs if which == "input" else self.outputs
+        if flat is None:
+            return None
+        nested = getattr(self, f"_functional_{which}s", None)
+        if nested is None or len(flat) == 1:
+            return flat[0]
+        return nested
+
+    @property
+    def input(self):
+        """The model's input Keras tensor(s) (functional or built Sequential), as Keras' Model.input."""
+        if "_keras_user_input" in vars(self):
+            return vars(self)["_keras_user_input"]
+        own = self._own_structure("input")
+        return Layer.input.fget(self) if own is None else own
+
+    @input.setter
+    def input(self, value):
+        vars(self)["_keras_user_input"] = value
+
+    @property
+    def output(self):
+        """The model's output Keras tensor(s), as Keras' Model.output."""
+        if "_keras_user_output" in vars(self):
+            return vars(self)["_keras_user_output"]
+        own = self._own_structure("output")
+        return Layer.output.fget(self) if own is None else own
+
+    @output.setter
+    def output(self, value):
+        vars(self)["_keras_user_output"] = value
+
     def _functional_call(self, inputs, training=None):
         spec = self._functional_inputs
         flat_spec = nest.flatten(spec)
@@ -444,6 +582,8 @@ class Model(Layer):
             if missing:
                 raise ValueError(f"Missing data for input(s) {missing} of model {self.name}")
             flat_in = nest.flatten({k: inputs[k] for k in spec})
+        elif isinstance(inputs, dict) and all(t.name in inputs for t in flat_spec):
+            flat_in = [inputs[t.name] for t in flat_spec]  # data keyed by the inputs' names, as Keras matches it
         else:
             flat_in = nest.flatten(inputs)
         if len(flat_in) != len(flat_spec):
@@ -451,7 +591,7 @@ class Model(Layer):
                              f"{len(flat_in)} input tensors")
         values = {}
         for kt, x in zip(flat_spec, flat_in):
-            values[id(kt)] = x
+            values[id(kt)] = _conform_dtype(x, kt.dtype)
         computed = {}
 
         def value_of(x):
@@ -514,9 +654,17 @@ class Model(Layer):
             self.compiled_loss = _OutputsLoss(self, loss, None) if loss is not None else None
             first = self.compiled_loss.first if loss is not None else None
         ms = metrics or []
-        if isinstance(ms, (str, _metrics.Metric)) or callable(ms):
-            ms = [ms]
-        self._compiled_metrics = [_metrics.get(m, first) for m in ms]
+        names = self.output_names
+        if names is not None and len(names) > 1 and ms:
+            losses = [self.compiled_loss._loss_of(n, i, len(names)) if self.compiled_loss is not None else None
+                      for i, n in enumerate(names)]
+            self._compiled_metrics = _per_output_metrics(ms, names, losses)
+            self._compiled_output_names = list(names)
+        else:
+            if isinstance(ms, (str, _metrics.Metric)) or callable(ms):
+                ms = [ms]
+            self._compiled_metrics = [_metrics.get(m, first) for m in ms]
+            self._compiled_output_names = None
         self._loss_tracker = _metrics.Mean(name="loss")
         self._run_eagerly = bool(run_eagerly)
         # True: the steps are compiled with XLA (the JAX backend); "auto" stays on the numpy runtime
@@ -547,6 +695,8 @@ class Model(Layer):
         """The loss tracker, compile()'s metrics, then the metrics the model's layers track
         (attributes, add_metric): all reset at each epoch and reported by fit."""
         out = [] if self._loss_tracker is None else [self._loss_tracker]
+        if self.compiled_loss is not None:
+            out += list(self.compiled_loss.trackers.values())
         out += list(self._compiled_metrics)
         known = {id(m) for m in out}
         return out + [m for m in Layer.metrics.fget(self) if id(m) not in known]
@@ -576,8 +726,7 @@ class Model(Layer):
         return ops.add_n(parts) if len(parts) > 1 else parts[0]
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
-        for m in self._compiled_metrics:
-            m.update_state(y, y_pred, sample_weight)
+        _update_compiled_metrics(self, y, y_pred, sample_weight)
         return {m.name: m.result() for m in self.metrics}
 
     def _track_loss(self, loss, x):
