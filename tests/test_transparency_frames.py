@@ -890,6 +890,43 @@ def test_stack_margin_as_python_has_it(hook_import, forced):
     assert sys.getrecursionlimit() == limit
 
 
+def test_threads_leave_the_limit_as_it_was(hook_import, forced):
+    # (one thread alone updates the limit without a lock; with other threads
+    # the updates take the lock: none is lost, the limit comes back exact)
+    import threading
+
+    mod = hook_import(RECURSIVE)
+    limit = sys.getrecursionlimit()
+    results, errors = [], []
+    start = threading.Barrier(4)
+
+    def work():
+        try:
+            start.wait()
+            for _ in range(40):
+                results.append((mod.in_if(30), mod.in_for(20), mod.in_while(20), mod.in_or(20), mod.in_if_exp(20)))
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # (switch often: a lost update shows)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors
+    assert set(results) == {(30, 20, 20, True, 20)}
+    assert sys.getrecursionlimit() == limit
+    # and the main thread alone again is exact
+    ns: dict = {}
+    exec(compile(textwrap.dedent(RECURSIVE), "<plain>", "exec"), ns)
+    assert mod.margin(10) in (ns["margin"](10), ns["margin"](10) - 1)
+
+
 def test_a_limit_set_in_a_branch_stays_set(hook_import, forced):
     mod = hook_import("""\
         import sys

@@ -3,6 +3,7 @@ staging on registered types."""
 from __future__ import annotations
 
 import sys
+import _thread
 import threading
 
 from autograph_cli.operators._dispatch import State, _by_type, _resolve, _ReturnMarker, registered_backends
@@ -23,9 +24,14 @@ _getframe = sys._getframe  # (bound once: a program may delete sys._getframe)
 # unwinds the stack too, at the limit (where lowering the limit can fail:
 # the next operator sets it). (A loop's iterator runs one frame
 # deeper than in Python, the operator's, and is given one frame more.)
+# The updates are inline (a call of ``_deeper`` is a frame that can hit the
+# limit, and costs); they take ``_limit_lock`` only while other threads
+# exist (``_threads()``): one thread alone needs no lock, and the lock was a
+# quarter of the functional form's time on Python values.
 _get_limit = sys.getrecursionlimit
 _set_limit = sys.setrecursionlimit
 _limit_lock = threading.Lock()
+_threads = _thread._count  # threads started besides the main one (a C call)
 # [frames the running operators add, how many of them the limit counts now]:
 # the program's own limit is ``sys.getrecursionlimit() - _added[1]``.
 _added = [0, 0]
@@ -63,11 +69,28 @@ def if_stmt(cond, body, orelse, names=()):
             branch = orelse
         else:
             return
-        _deeper(2)  # (this frame, the branch's)
+        # (this frame, the branch's)
+        if _threads():  # (other threads: under the lock; this one alone: no lock needed)
+            _deeper(2)
+        else:
+            _added[0] += 2
+            try:
+                _set_limit(_get_limit() - _added[1] + _added[0])
+                _added[1] = _added[0]
+            except (RecursionError, ValueError):
+                pass
         try:
             branch()
         finally:
-            with _limit_lock:
+            if _threads():
+                with _limit_lock:
+                    _added[0] -= 2
+                    try:
+                        _set_limit(_get_limit() - _added[1] + _added[0])
+                        _added[1] = _added[0]
+                    except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                        pass
+            else:
                 _added[0] -= 2
                 try:
                     _set_limit(_get_limit() - _added[1] + _added[0])
@@ -88,7 +111,16 @@ def while_stmt(test, body, names=(), opts=None):
     that depends on a tensor, or a variable of the test that became one) is
     TensorFlow's error, unless the backend stages the rest of such a loop
     (``PythonLoopStager``: it continues as a staged loop from there)."""
-    _deeper(2)  # (this frame, the test's or the body's)
+    # (this frame, the test's or the body's)
+    if _threads():  # (other threads: under the lock; this one alone: no lock needed)
+        _deeper(2)
+    else:
+        _added[0] += 2
+        try:
+            _set_limit(_get_limit() - _added[1] + _added[0])
+            _added[1] = _added[0]
+        except (RecursionError, ValueError):
+            pass
     try:
         c = test()
         b = _by_type.get(type(c))
@@ -114,7 +146,15 @@ def while_stmt(test, body, names=(), opts=None):
         if fixed is None:
             raise
     finally:
-        with _limit_lock:
+        if _threads():
+            with _limit_lock:
+                _added[0] -= 2
+                try:
+                    _set_limit(_get_limit() - _added[1] + _added[0])
+                    _added[1] = _added[0]
+                except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                    pass
+        else:
             _added[0] -= 2
             try:
                 _set_limit(_get_limit() - _added[1] + _added[0])
@@ -161,7 +201,16 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
             it = iter(iterable)
         except Exception as e:
             _raise_at_statement(e, body)
-        _deeper(2)  # (this frame, the body's)
+        # (this frame, the body's)
+        if _threads():  # (other threads: under the lock; this one alone: no lock needed)
+            _deeper(2)
+        else:
+            _added[0] += 2
+            try:
+                _set_limit(_get_limit() - _added[1] + _added[0])
+                _added[1] = _added[0]
+            except (RecursionError, ValueError):
+                pass
         try:
             while True:
                 try:
@@ -187,7 +236,15 @@ def for_stmt(iterable, extra_test, body, names=(), opts=None):
                 if not keep_going:
                     return
         finally:
-            with _limit_lock:
+            if _threads():
+                with _limit_lock:
+                    _added[0] -= 2
+                    try:
+                        _set_limit(_get_limit() - _added[1] + _added[0])
+                        _added[1] = _added[0]
+                    except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                        pass
+            else:
                 _added[0] -= 2
                 try:
                     _set_limit(_get_limit() - _added[1] + _added[0])
@@ -316,7 +373,16 @@ def _short_circuit(value, rest, stop_if):
             return b.or_(value, rest[i:]) if stop_if else b.and_(value, rest[i:])
         if (True if value else False) is stop_if:
             return value
-        _deeper(3)  # (and_/or_'s frame, this one, the operand's)
+        # (and_/or_'s frame, this one, the operand's)
+        if _threads():  # (other threads: under the lock; this one alone: no lock needed)
+            _deeper(3)
+        else:
+            _added[0] += 3
+            try:
+                _set_limit(_get_limit() - _added[1] + _added[0])
+                _added[1] = _added[0]
+            except (RecursionError, ValueError):
+                pass
         try:
             value = fn()
         except NameError as e:
@@ -325,7 +391,15 @@ def _short_circuit(value, rest, stop_if):
                 raise
             break
         finally:
-            with _limit_lock:
+            if _threads():
+                with _limit_lock:
+                    _added[0] -= 3
+                    try:
+                        _set_limit(_get_limit() - _added[1] + _added[0])
+                        _added[1] = _added[0]
+                    except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                        pass
+            else:
                 _added[0] -= 3
                 try:
                     _set_limit(_get_limit() - _added[1] + _added[0])
@@ -351,7 +425,16 @@ def if_exp(cond, true_fn, false_fn):
         b = _resolve(type(cond))
     if b:
         return b.if_exp(cond, true_fn, false_fn)
-    _deeper(2)  # (this frame, the branch's)
+    # (this frame, the branch's)
+    if _threads():  # (other threads: under the lock; this one alone: no lock needed)
+        _deeper(2)
+    else:
+        _added[0] += 2
+        try:
+            _set_limit(_get_limit() - _added[1] + _added[0])
+            _added[1] = _added[0]
+        except (RecursionError, ValueError):
+            pass
     try:
         return true_fn() if cond else false_fn()
     except NameError as e:
@@ -359,7 +442,15 @@ def if_exp(cond, true_fn, false_fn):
         if fixed is None:
             raise
     finally:
-        with _limit_lock:
+        if _threads():
+            with _limit_lock:
+                _added[0] -= 2
+                try:
+                    _set_limit(_get_limit() - _added[1] + _added[0])
+                    _added[1] = _added[0]
+                except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
+                    pass
+        else:
             _added[0] -= 2
             try:
                 _set_limit(_get_limit() - _added[1] + _added[0])
