@@ -25,17 +25,43 @@ import os
 import numpy as np
 
 from . import dtypes as dt
+from .shapes import TensorShape
 from .variables import Module, Variable, init_scope
 
-__all__ = ["Checkpoint", "CheckpointManager", "latest_checkpoint", "restore_deferred"]
+__all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "latest_checkpoint", "list_variables",
+           "load_checkpoint", "restore_deferred"]
 
 _SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 _DATA = ".data-00000-of-00001"
 _STATE = "checkpoint"
+_OBJECT_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
 def _trackable(obj):
-    return isinstance(obj, (Module, Checkpoint)) or getattr(type(obj), "_tf_trackable", False)
+    return (isinstance(obj, (Module, Checkpoint)) or getattr(type(obj), "_tf_trackable", False)
+            or _saveable_kind(obj) is not None)
+
+
+def _saveable_kind(obj):
+    """The ATTRIBUTES name a non-variable saveable (a dataset iterator: ITERATOR_STATE) is saved under."""
+    return getattr(type(obj), "_tf_saveable_state", None)
+
+
+class _SavedPosition:
+    """A saveable's state in a checkpoint (an iterator's position: int64 elements consumed),
+    read and assigned as a variable's value is."""
+
+    dtype = dt.int64
+
+    def __init__(self, obj):
+        self._obj = obj
+        self.shape = TensorShape([])
+
+    def numpy(self):
+        return np.int64(self._obj._checkpoint_position())
+
+    def assign(self, value):
+        self._obj._restore_position(int(value))
 
 
 def _object_graph(root):
@@ -50,6 +76,11 @@ def _object_graph(root):
             if id(obj) not in var_path:
                 var_path[id(obj)] = path
                 found[path + _SUFFIX] = obj
+            return
+        if _saveable_kind(obj) is not None:
+            if id(obj) not in seen:
+                seen.add(id(obj))
+                found[f"{path}/.ATTRIBUTES/{_saveable_kind(obj)}"] = _SavedPosition(obj)
             return
         if isinstance(obj, (list, tuple)):
             for i, x in enumerate(obj):
@@ -82,10 +113,15 @@ def _write(prefix, variables):
         os.makedirs(directory, exist_ok=True)
     arrays = {}
     index = {"format": "autograph_cli-checkpoint-1", "variables": {}}
-    for i, (key, v) in enumerate(sorted(variables.items())):
-        value = np.asarray(v.numpy())
+    entries = sorted(variables.items())
+    # as TensorFlow's, the checkpoint describes its objects under _CHECKPOINTABLE_OBJECT_GRAPH (a string
+    # scalar; here the JSON list of the saved keys)
+    entries.append((_OBJECT_GRAPH, None))
+    for i, (key, v) in enumerate(entries):
+        value = np.asarray(v.numpy()) if v is not None else np.array(json.dumps([k for k, _ in entries[:-1]]))
         arrays[f"v{i}"] = value
-        index["variables"][key] = {"array": f"v{i}", "dtype": v.dtype.name, "shape": list(value.shape)}
+        index["variables"][key] = {"array": f"v{i}", "dtype": v.dtype.name if v is not None else "string",
+                                   "shape": list(value.shape)}
     with open(prefix + _DATA, "wb") as f:
         np.savez(f, **arrays)
     with open(prefix + ".index", "w", encoding="utf-8") as f:
@@ -103,7 +139,7 @@ def _read(prefix):
 
         raise NotFoundError(None, None, f"Failed to find any matching files for {prefix}") from None
     with np.load(prefix + _DATA, allow_pickle=False) as data:
-        return {key: data[meta["array"]] for key, meta in index["variables"].items()}
+        return {key: data[meta["array"]] for key, meta in index["variables"].items() if key != _OBJECT_GRAPH}
 
 
 # (checkpoint, {key: saved value not yet assigned}) of each restore with values left over;
@@ -342,3 +378,60 @@ class CheckpointManager:
             self._checkpoint.restore(self.latest_checkpoint)
             return self.latest_checkpoint
         return None
+
+
+def _checkpoint_prefix(ckpt_dir_or_file):
+    """A directory's latest checkpoint, or the prefix itself (tf.train.load_checkpoint's argument)."""
+    path = os.fspath(ckpt_dir_or_file)
+    if os.path.isdir(path):
+        latest = latest_checkpoint(path)
+        if latest is None:
+            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {path}")
+        return latest
+    return path
+
+
+class CheckpointReader:
+    """tf.train.load_checkpoint's reader: the saved keys, their shapes and dtypes, and values."""
+
+    def __init__(self, prefix):
+        self._prefix = prefix
+        try:
+            with open(prefix + ".index", encoding="utf-8") as f:
+                self._index = json.load(f)["variables"]
+        except FileNotFoundError:
+            from .errors import NotFoundError
+
+            raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any "
+                                            f"matching files for {prefix}") from None
+
+    def get_variable_to_shape_map(self):
+        return {key: list(meta["shape"]) for key, meta in self._index.items()}
+
+    def get_variable_to_dtype_map(self):
+        return {key: dt.as_dtype(meta["dtype"]) for key, meta in self._index.items()}
+
+    def has_tensor(self, name):
+        return name in self._index
+
+    def get_tensor(self, name):
+        if name not in self._index:
+            from .errors import NotFoundError
+
+            raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
+        with np.load(self._prefix + _DATA, allow_pickle=False) as data:
+            value = data[self._index[name]["array"]]
+        if self._index[name]["dtype"] == "string":
+            return value.astype(object) if value.shape else value.item().encode()
+        return value
+
+
+def load_checkpoint(ckpt_dir_or_file):
+    """tf.train.load_checkpoint: a CheckpointReader of a checkpoint prefix or a directory's latest."""
+    return CheckpointReader(_checkpoint_prefix(ckpt_dir_or_file))
+
+
+def list_variables(ckpt_dir_or_file):
+    """tf.train.list_variables: (key, shape) of every saved value, sorted by key."""
+    shapes = load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map()
+    return [(key, shapes[key]) for key in sorted(shapes)]

@@ -1400,16 +1400,38 @@ class Iterator:
     """iter(dataset): next() advances it eagerly, or at every call of a
     function that traced `next(iterator)`."""
 
+    #: a tf.train.Checkpoint saves its position (``_checkpoint_position``) under ITERATOR_STATE
+    _tf_saveable_state = "ITERATOR_STATE"
+
     def __init__(self, dataset):
         self._dataset = dataset
         self._it = dataset._make_iter()
+        self._consumed = 0
         self.element_spec = dataset.element_spec
 
     def _next_values(self):
         try:
-            return tuple(next(self._it))
+            values = tuple(next(self._it))
         except StopIteration:
             raise OutOfRangeError(None, "IteratorGetNext", "End of sequence") from None
+        self._consumed += 1
+        return values
+
+    def _checkpoint_position(self):
+        return self._consumed
+
+    def _restore_position(self, position):
+        """Back at `position` elements from the dataset's start: a new iterator of the same
+        pipeline advanced that far (the same elements as the saved one's for a deterministic
+        pipeline; TensorFlow saves the pipeline's buffers instead)."""
+        self._it = self._dataset._make_iter()
+        self._consumed = 0
+        for _ in range(int(position)):
+            try:
+                next(self._it)
+            except StopIteration:
+                break
+            self._consumed += 1
 
     def __iter__(self):
         return self
@@ -1419,10 +1441,8 @@ class Iterator:
             _count_next(self)
             outs = ops.apply(ITER_NEXT, [], {"iterator": self})
             return nest.pack_sequence_as(self.element_spec, outs)
-        try:
-            flat = next(self._it)
-        except StopIteration:
-            raise
+        flat = next(self._it)
+        self._consumed += 1
         return self._dataset._wrap(flat)
 
     def get_next(self):

@@ -583,7 +583,9 @@ from autograph_cli.runtime.forward_mode import ForwardAccumulator as _ForwardAcc
 autodiff = _types.SimpleNamespace(ForwardAccumulator=_ForwardAccumulator, GradientTape=GradientTape)
 
 train = _types.SimpleNamespace(Checkpoint=_checkpoint.Checkpoint, CheckpointManager=_checkpoint.CheckpointManager,
-                               latest_checkpoint=_checkpoint.latest_checkpoint)
+                               latest_checkpoint=_checkpoint.latest_checkpoint,
+                               list_variables=_checkpoint.list_variables, load_checkpoint=_checkpoint.load_checkpoint,
+                               CheckpointReader=_checkpoint.CheckpointReader)
 
 
 def _install_composite_dispatch():

@@ -161,7 +161,7 @@ class Ftrl(Optimizer):
         linear.assign(new_linear)
 
 
-_Schedule = _Schedules.LearningRateSchedule
+_Schedule = _Schedules._Builtin
 
 
 def _step(step):

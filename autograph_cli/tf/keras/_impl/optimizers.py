@@ -9,6 +9,8 @@ plain SGD step creates no variable and so traces once.
 """
 from __future__ import annotations
 
+import inspect
+
 from autograph_cli.runtime import dtypes as dt
 from autograph_cli.runtime import ops
 from autograph_cli.runtime.checkpoint import restore_deferred
@@ -310,7 +312,24 @@ class _Schedules:
         def __call__(self, step):
             raise NotImplementedError
 
-    class ExponentialDecay(LearningRateSchedule):
+        def get_config(self):
+            raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must override `get_config()` "
+                                      "in order to be serializable.")
+
+        @classmethod
+        def from_config(cls, config):
+            return cls(**config)
+
+    class _Builtin(LearningRateSchedule):
+        """The built-in schedules' config: every constructor argument, defaults included, in signature order."""
+
+        def get_config(self):
+            args, kwargs = vars(self).get("_keras_untracked_init_args", ((), {}))
+            bound = inspect.signature(type(self).__init__).bind(self, *args, **kwargs)
+            bound.apply_defaults()
+            return dict(list(bound.arguments.items())[1:])
+
+    class ExponentialDecay(_Builtin):
         def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
             self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
             self.decay_rate, self.staircase = decay_rate, staircase
