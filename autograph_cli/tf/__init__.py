@@ -167,11 +167,19 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module(f"autograph_cli.tf.keras.{name}")
+    if name in _KERAS_INITIALIZERS:  # TensorFlow 2's tf.*_initializer classes: Keras' (same defaults and call)
+        import importlib
+
+        return getattr(importlib.import_module("autograph_cli.tf.keras.initializers"), _KERAS_INITIALIZERS[name])
     if name in _TENSORFLOW_MODULES:
         # a TensorFlow module this facade does not provide: usable as a name
         # (module-level references import), an error where it is used
         return _unsupported(f"tf.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_KERAS_INITIALIZERS = {"random_normal_initializer": "RandomNormal", "random_uniform_initializer": "RandomUniform",
+                       "zeros_initializer": "Zeros", "ones_initializer": "Ones", "constant_initializer": "Constant"}
 
 
 # TensorFlow's public modules: a program that names one (at import time, say)

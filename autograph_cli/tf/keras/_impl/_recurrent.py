@@ -14,7 +14,7 @@ Weights follow Keras: `kernel` (features, k * units), `recurrent_kernel`
 from __future__ import annotations
 
 from autograph_cli.runtime import dtypes as dt
-from autograph_cli.runtime import ops
+from autograph_cli.runtime import nest, ops
 from autograph_cli.runtime.context import ctx
 from autograph_cli.runtime.control_flow import while_loop
 from autograph_cli.runtime.ops import array as array_ops
@@ -46,6 +46,24 @@ def _sizes(size):
     if isinstance(size, TensorShape):
         return [int(size.dims[-1])]
     return [int(size)]
+
+
+def _shapes(size):
+    """A cell's state_size (or output_size) as a list of per-sample shapes: an int or a
+    TensorShape is one state, a list or tuple one state per item."""
+    if isinstance(size, TensorShape):
+        return [tuple(size.as_list())]
+    if isinstance(size, (list, tuple)):
+        return [tuple(s.as_list()) if isinstance(s, TensorShape) else
+                tuple(int(d) for d in s) if isinstance(s, (list, tuple)) else (int(s),) for s in size]
+    return [(int(size),)]
+
+
+def _zeros_of(x0, shape, dtype):
+    """Zeros of (batch,) + shape, the batch taken from the step input x0."""
+    d = x0.shape.dims[0] if x0.shape.dims is not None else None
+    batch = d if d is not None else ops.shape(x0)[0]
+    return ops.zeros([batch] + list(shape), dtype=dtype)
 
 
 def _rate(value, name):
@@ -311,6 +329,25 @@ class StackedRNNCells(Layer):
         return [_zeros_state(inputs, batch_size, n, dtype or self.dtype) for n in self.state_size]
 
 
+def _nested_shapes(shape):
+    """Whether build() got the shapes of several inputs (a cell of nested inputs) rather than one shape."""
+    items = list(shape.values()) if isinstance(shape, dict) else shape
+    return isinstance(items, (list, tuple)) and len(items) > 0 and \
+        all(isinstance(s, (TensorShape, list, tuple, dict)) for s in items)
+
+
+def _output_shapes(cell):
+    """The per-sample shapes of a cell's outputs (several for a cell with nested outputs)."""
+    size = getattr(cell, "output_size", None)
+    return _shapes(cell.state_size)[:1] if size is None else _shapes(size)
+
+
+def _step_mask(m, like):
+    """A step's mask (batch, 1) shaped to broadcast over `like` (batch, ...)."""
+    rank = like.shape.rank
+    return m if rank is None or rank <= 2 else ops.reshape(m, [-1] + [1] * (rank - 1))
+
+
 def _output_size(cell):
     size = getattr(cell, "output_size", None)
     if size is None:
@@ -356,7 +393,7 @@ class RNN(Layer):
         """Stateful: the variables holding the states kept between calls; otherwise [None, ...]."""
         if self._keras_untracked_state_vars is not None:
             return list(self._keras_untracked_state_vars)
-        return [None] * len(_sizes(self.cell.state_size))
+        return [None] * len(_shapes(self.cell.state_size))
 
     def _state_variables(self, inputs):
         if self._keras_untracked_state_vars is None:
@@ -365,8 +402,9 @@ class RNN(Layer):
                 raise ValueError(f"If a RNN is stateful, it needs to know its batch size ({self.name} received "
                                  f"inputs of shape {inputs.shape}): give the Input a batch_size, or call it eagerly")
             self._keras_untracked_state_vars = [
-                self.add_weight(f"state_{i}", (batch, n), dtype=inputs.dtype, initializer="zeros", trainable=False)
-                for i, n in enumerate(_sizes(self.cell.state_size))]
+                self.add_weight(f"state_{i}", (batch,) + shape, dtype=inputs.dtype, initializer="zeros",
+                                trainable=False)
+                for i, shape in enumerate(_shapes(self.cell.state_size))]
         return self._keras_untracked_state_vars
 
     def reset_states(self, states=None):
@@ -383,54 +421,92 @@ class RNN(Layer):
     reset_state = reset_states
 
     def build(self, input_shape):
-        shape = TensorShape(input_shape)
-        if shape.rank is not None and shape.rank < 3:
-            raise ValueError(f"Input 0 of layer \"{self.name}\" is incompatible with the layer: expected ndim=3, "
-                             f"found ndim={shape.rank}. Full shape received: {shape}")
+        if isinstance(input_shape, list) and input_shape and not isinstance(input_shape[0], (int, type(None))) \
+                and self._states_in_list(input_shape):
+            input_shape = input_shape[0]  # [x, *initial_state]
+        shapes = [TensorShape(s) for s in nest.flatten(input_shape, expand_composites=False)] \
+            if _nested_shapes(input_shape) else [TensorShape(input_shape)]
+        for i, shape in enumerate(shapes):
+            if shape.rank is not None and shape.rank < 3:
+                raise ValueError(f"Input {i} of layer \"{self.name}\" is incompatible with the layer: expected "
+                                 f"ndim=3, found ndim={shape.rank}. Full shape received: {shape}")
         if not self.cell.built:
-            step = TensorShape([shape.dims[0]] + list(shape.dims[2:])) if shape.dims is not None else shape
-            self.cell.build(step)
+            steps = [TensorShape([shape.dims[0]] + list(shape.dims[2:])) if shape.dims is not None else shape
+                     for shape in shapes]
+            # a cell of nested inputs gets its step shapes in the inputs' structure
+            self.cell.build(nest.pack_sequence_as(input_shape, steps) if _nested_shapes(input_shape) else steps[0])
             self.cell.built = True
         self.built = True
+
+    def _states_in_list(self, items):
+        """Whether a list [x, *rest] given to the layer holds initial states after x (Keras' form), rather
+        than nested inputs: as many items as the cell has states, each of rank 1 + its state's."""
+        rest = items[1:]
+        shapes = _shapes(self.cell.state_size)
+        if len(rest) != len(shapes):
+            return False
+        for item, shape in zip(rest, shapes):
+            rank = item.rank if isinstance(item, TensorShape) else getattr(getattr(item, "shape", None), "rank", None)
+            if rank is None and isinstance(item, (list, tuple)):
+                rank = len(item)
+            if rank is not None and rank != len(shape) + 1:
+                return False
+        return True
 
     def compute_mask(self, inputs, mask=None):
         return mask if self.return_sequences else None
 
     def get_initial_state(self, inputs):
         cell = self.cell
-        x0 = inputs[:, 0]
+        first = nest.flatten(inputs)[0]
+        x0 = first[:, 0]
         if hasattr(cell, "get_initial_state"):
-            return _as_list(cell.get_initial_state(inputs=x0, batch_size=None, dtype=inputs.dtype))
-        return [_zeros_state(x0, None, n, inputs.dtype) for n in _sizes(cell.state_size)]
+            return _as_list(cell.get_initial_state(inputs=nest.map_structure(lambda a: a[:, 0], inputs),
+                                                   batch_size=None, dtype=first.dtype))
+        return [_zeros_of(x0, shape, first.dtype) for shape in _shapes(cell.state_size)]
 
     def call(self, inputs, mask=None, training=None, initial_state=None):
-        if isinstance(inputs, (list, tuple)):  # [x, *initial_state], as Keras accepts
-            inputs, initial_state = inputs[0], list(inputs[1:]) or initial_state
+        if isinstance(inputs, list) and len(inputs) > 1 and self._states_in_list(inputs):
+            inputs, initial_state = inputs[0], list(inputs[1:]) or initial_state  # [x, *initial_state], as Keras
+        elif isinstance(inputs, (list, tuple)) and len(inputs) == 1:
+            inputs = inputs[0]
         cell = self.cell
-        n_states = len(_sizes(cell.state_size))
-        state_vars = self._state_variables(inputs) if self.stateful else None
+        flat_in = nest.flatten(inputs)  # a cell of nested inputs: every input is (batch, time, ...)
+        first = flat_in[0]
+        dtype = first.dtype
+        state_shapes = _shapes(cell.state_size)
+        n_states = len(state_shapes)
+        state_vars = self._state_variables(first) if self.stateful else None
         if state_vars is not None and initial_state is None:
             initial_state = [v._as_tensor() for v in state_vars]
         states = self.get_initial_state(inputs) if initial_state is None else \
-            [ops.cast(s, inputs.dtype) if isinstance(s, Tensor) and s.dtype.is_floating and s.dtype != inputs.dtype
-             else ops.convert_to_tensor(s, dtype=inputs.dtype) for s in _as_list(initial_state)]
+            [ops.cast(s, dtype) if isinstance(s, Tensor) and s.dtype.is_floating and s.dtype != dtype
+             else ops.convert_to_tensor(s, dtype=dtype) for s in _as_list(initial_state)]
         if len(states) != n_states:
             raise ValueError(f"Layer {self.name} expects {n_states} state(s), but it received {len(states)} "
                              f"initial state(s)")
         if hasattr(cell, "_prepare_dropout"):
-            cell._prepare_dropout(inputs[:, 0], states[0], training)
-        rank = inputs.shape.rank
-        perm = [1, 0] + list(range(2, rank))
-        xs = ops.transpose(inputs, perm)  # time-major
+            cell._prepare_dropout(first[:, 0], states[0], training)
+        perms = [[1, 0] + list(range(2, x.shape.rank)) for x in flat_in]
+        xs = [ops.transpose(x, perm) for x, perm in zip(flat_in, perms)]  # time-major
+        if isinstance(mask, (list, tuple)):
+            mask = next((m for m in mask if m is not None), None)
         ms = None
         if mask is not None:
-            ms = ops.expand_dims(ops.cast(ops.transpose(ops.convert_to_tensor(mask), [1, 0]), inputs.dtype), 2)
+            ms = ops.expand_dims(ops.cast(ops.transpose(ops.convert_to_tensor(mask), [1, 0]), dtype), 2)
         if self.go_backwards:
-            xs = array_ops.reverse(xs, [0])
+            xs = [array_ops.reverse(x, [0]) for x in xs]
             ms = None if ms is None else array_ops.reverse(ms, [0])
-        out_size = _output_size(cell)
-        prev = ops.zeros_like(states[0][:, :1]) + ops.zeros([out_size], dtype=inputs.dtype) \
-            if _sizes(cell.state_size)[0] != out_size else ops.zeros_like(states[0])
+        out_shapes = _output_shapes(cell)
+        x0 = first[:, 0]
+        if len(out_shapes) == 1 and out_shapes[0] == state_shapes[0]:
+            prev = [ops.zeros_like(states[0])]
+        else:
+            prev = [_zeros_of(x0, shape, dtype) for shape in out_shapes]
+        out_struct = []  # the structure of the cell's output (nested outputs stay nested)
+
+        def step_input(t):
+            return nest.pack_sequence_as(inputs, [x[t] for x in xs]) if nest.is_nested(inputs) else xs[0][t]
 
         def step(x_t, m_t, states, prev):
             out, new = cell(x_t, list(states))
@@ -438,42 +514,54 @@ class RNN(Layer):
             if len(new) != n_states:
                 raise ValueError(f"The cell of {self.name} returned {len(new)} state(s); its state_size has "
                                  f"{n_states}")
+            flat_out = nest.flatten(out)
+            if len(flat_out) != len(prev):
+                raise ValueError(f"The cell of {self.name} returned {len(flat_out)} output(s); its output_size has "
+                                 f"{len(prev)}")
+            if not out_struct:
+                out_struct.append(out)
             if m_t is not None:
-                new = [_blend(m_t, s, o) for s, o in zip(new, states)]
-                out = _blend(m_t, out, ops.zeros_like(out) if self.zero_output_for_mask else prev)
-            return out, new
+                new = [_blend(_step_mask(m_t, s), s, o) for s, o in zip(new, states)]
+                flat_out = [_blend(_step_mask(m_t, o), o, ops.zeros_like(o) if self.zero_output_for_mask else p)
+                            for o, p in zip(flat_out, prev)]
+            return flat_out, new
 
-        steps = xs.shape.dims[0] if xs.shape.dims is not None else None
+        steps = xs[0].shape.dims[0] if xs[0].shape.dims is not None else None
         if ctx.graph is None or self.unroll:
             if steps is None:
                 if ctx.graph is not None:
                     raise ValueError(f"Cannot unroll {self.name} over a time dimension of unknown length")
-                steps = int(ops.shape(xs)[0].numpy())
+                steps = int(ops.shape(xs[0])[0].numpy())
             outs = []
             for t in range(steps):
-                prev, states = step(xs[t], None if ms is None else ms[t], states, prev)
+                prev, states = step(step_input(t), None if ms is None else ms[t], states, prev)
                 outs.append(prev)
             if not outs:
                 raise ValueError(f"{self.name} received inputs with no time steps")
-            seq = ops.stack(outs, axis=1) if self.return_sequences else None
+            seq = [ops.stack([o[i] for o in outs], axis=1) for i in range(len(prev))] \
+                if self.return_sequences else None
         else:
-            n = ops.shape(xs)[0]
-            ta = TensorArray(inputs.dtype, size=n, element_shape=prev.shape)
+            n = ops.shape(xs[0])[0]
+            k = len(prev)
+            tas = [TensorArray(dtype, size=n, element_shape=p.shape) for p in prev]
 
-            def cond(t, prev, ta, *states):
+            def cond(t, *loop_vars):
                 return t < n
 
-            def body(t, prev, ta, *states):
-                out, new = step(xs[t], None if ms is None else ms[t], list(states), prev)
+            def body(t, *loop_vars):
+                prev, tas, states = list(loop_vars[:k]), list(loop_vars[k:2 * k]), list(loop_vars[2 * k:])
+                out, new = step(step_input(t), None if ms is None else ms[t], states, prev)
                 if self.return_sequences:
-                    ta = ta.write(t, out)
-                return (t + 1, out, ta, *new)
+                    tas = [ta.write(t, o) for ta, o in zip(tas, out)]
+                return (t + 1, *out, *tas, *new)
 
-            res = while_loop(cond, body, (ops.convert_to_tensor(0, dtype=dt.int32), prev, ta, *states))
-            prev, states = res[1], list(res[3:])
-            seq = ops.transpose(res[2].stack(), perm[:2] + list(range(2, prev.shape.rank + 1))) \
+            res = while_loop(cond, body, (ops.convert_to_tensor(0, dtype=dt.int32), *prev, *tas, *states))
+            prev, tas, states = list(res[1:1 + k]), list(res[1 + k:1 + 2 * k]), list(res[1 + 2 * k:])
+            seq = [ops.transpose(ta.stack(), [1, 0] + list(range(2, p.shape.rank + 1))) for ta, p in zip(tas, prev)] \
                 if self.return_sequences else None
-        output = seq if self.return_sequences else prev
+        flat = seq if self.return_sequences else prev
+        output = nest.pack_sequence_as(out_struct[0], flat) if out_struct and nest.is_nested(out_struct[0]) \
+            else flat[0]
         if state_vars is not None:
             for v, value in zip(state_vars, states):
                 v.assign(value)

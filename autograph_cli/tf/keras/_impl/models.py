@@ -531,7 +531,16 @@ class Model(Layer):
             return None
         if isinstance(getattr(self, "_functional_outputs", None), dict):
             return sorted(self._functional_outputs)
-        return [t._keras_history[0][0].name if t._keras_history is not None else t.name for t in outputs]
+        names, counts = [], {}
+        for t in outputs:  # a layer giving several outputs: `name`, `name_1`, ... (as Keras uniquifies them)
+            base = t._keras_history[0][0].name if t._keras_history is not None else t.name
+            proposal = base
+            while proposal in names:
+                counts[base] = counts.get(base, 1)
+                proposal = f"{base}_{counts[base]}"
+                counts[base] += 1
+            names.append(proposal)
+        return names
 
     @property
     def input_names(self):
