@@ -82,6 +82,10 @@ def cannot_defer(node) -> bool:
 
 
 _REPEATABLE = (cst.Name, cst.Integer, cst.Float, cst.SimpleString)
+_COMPARE_OPS = {
+    cst.LessThan: "<", cst.LessThanEqual: "<=", cst.GreaterThan: ">", cst.GreaterThanEqual: ">=",
+    cst.Equal: "==", cst.NotEqual: "!=", cst.In: "in", cst.NotIn: "not in", cst.Is: "is", cst.IsNot: "is not",
+}
 
 
 class ExpressionConverter(NodeRewriter):
@@ -129,12 +133,23 @@ class ExpressionConverter(NodeRewriter):
 
     def leave_Comparison(self, original, updated):
         """``a < b < c`` -> ``ag__.and_(a < b, lambda: b < c)``: the same
-        value and short-circuit, and a staged ``and`` on tensors. Only when
-        the operands compared twice are names or literals (evaluating them
-        again changes nothing); other chains stay as they are."""
+        value and short-circuit, and a staged ``and`` on tensors, when the
+        operands compared twice are names or literals (evaluating them again
+        changes nothing). Other chains, ``a < f(x) <= c``, become
+        ``ag__.compare(a, '<', f(x), '<=', lambda: c)``: each operand
+        evaluated once, in order, up to the first false comparison."""
         parts = updated.comparisons
-        if len(parts) < 2 or not all(isinstance(p.comparator, _REPEATABLE) for p in parts[:-1]):
+        if len(parts) < 2:
             return updated
+        if not all(isinstance(p.comparator, _REPEATABLE) for p in parts[:-1]):
+            if any(cannot_defer(p.comparator) for p in parts[1:]):
+                return updated
+            args = [_strip_parens(updated.left)]
+            for i, p in enumerate(parts):
+                args.append(cst.SimpleString(repr(_COMPARE_OPS[type(p.operator)])))
+                comparator = _strip_parens(p.comparator)
+                args.append(comparator if i == 0 else n.lam(comparator))
+            return _keep_parens(updated, n.ag_call("compare", *args))
         pairs = []
         left = updated.left
         for p in parts:

@@ -362,9 +362,38 @@ def or_(value, *rest):
     return _short_circuit(value, rest, True)
 
 
-def _short_circuit(value, rest, stop_if):
+_COMPARE = {
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "in": lambda a, b: a in b,
+    "not in": lambda a, b: a not in b, "is": lambda a, b: a is b, "is not": lambda a, b: a is not b,
+}
+
+
+def compare(left, op, right, *rest):
+    """``left op right op2 rest[1]() ...``: Python's chained comparison
+    (each operand evaluated once, in order, up to the first false
+    comparison, whose value it returns) as an ``and`` of its comparisons,
+    staged when one is a staged value. ``rest``: operators and functions
+    that evaluate the next operands."""
+    held = [right]
+
+    def step(op, operand):
+        def compare_next():
+            value = operand()
+            result = _COMPARE[op](held[0], value)
+            held[0] = value
+            return result
+        return compare_next
+
+    steps = [step(rest[i], rest[i + 1]) for i in range(0, len(rest), 2)]
+    # (frames below an operand: compare's, _short_circuit's, compare_next's, the operand's)
+    return _short_circuit(_COMPARE[op](left, right), steps, False, 4)
+
+
+def _short_circuit(value, rest, stop_if, frames=3):
     """``and`` (stop at the first false value) or ``or`` (at the first true
-    one); a staged operand hands the rest to its backend."""
+    one); a staged operand hands the rest to its backend. ``frames``: the
+    frames a call of an operand adds (and_'s, this one's, the operand's)."""
     for i, fn in enumerate(rest):
         b = _by_type.get(type(value))
         if b is None:
@@ -373,11 +402,11 @@ def _short_circuit(value, rest, stop_if):
             return b.or_(value, rest[i:]) if stop_if else b.and_(value, rest[i:])
         if (True if value else False) is stop_if:
             return value
-        # (and_/or_'s frame, this one, the operand's)
+        # (frames: and_/or_'s (or compare's), this one, the operand's (and compare_next's))
         if _threads():  # (other threads: under the lock; this one alone: no lock needed)
-            _deeper(3)
+            _deeper(frames)
         else:
-            _added[0] += 3
+            _added[0] += frames
             try:
                 _set_limit(_get_limit() - _added[1] + _added[0])
                 _added[1] = _added[0]
@@ -393,14 +422,14 @@ def _short_circuit(value, rest, stop_if):
         finally:
             if _threads():
                 with _limit_lock:
-                    _added[0] -= 3
+                    _added[0] -= frames
                     try:
                         _set_limit(_get_limit() - _added[1] + _added[0])
                         _added[1] = _added[0]
                     except (RecursionError, ValueError):  # (too low at this depth: set by the next operator)
                         pass
             else:
-                _added[0] -= 3
+                _added[0] -= frames
                 try:
                     _set_limit(_get_limit() - _added[1] + _added[0])
                     _added[1] = _added[0]

@@ -19,7 +19,10 @@ CASES = [
     # comparison chains whose repeated operands are names or literals
     ("a < b < c", "ag__.and_(a < b, lambda: b < c)"),
     ("0 <= i < n", "ag__.and_(0 <= i, lambda: i < n)"),
-    ("a < f() < c", "a < ag__.converted(f)() < c"),
+    # other chains: each operand evaluated once, in order, up to the first false comparison
+    ("a < f() < c", "ag__.compare(a, '<', ag__.converted(f)(), '<', lambda: c)"),
+    ("x < y + 1 <= z is not None", "ag__.compare(x, '<', y + 1, '<=', lambda: z, 'is not', lambda: None)"),
+    ("0 <= (i + 1) not in s", "ag__.compare(0, '<=', i + 1, 'not in', lambda: s)"),
     # calls
     ("f(x)", "ag__.converted(f)(x)"),
     ("obj.m(1, *a, k=2)", "ag__.converted(obj.m)(1, *a, k=2)"),
