@@ -201,6 +201,10 @@ class ControlFlowConverter:
         self.info = inputs.table.info
         self.nonlocal_names: set = set()  # names some helper declares nonlocal
         self.direct_writes: set = set()  # bound by statements left in the function's own scope
+        # Names the function declares global/nonlocal: another scope sees them
+        # (after the function returns, or through any call), so they are live
+        # at every point: a staged block that writes one carries it out.
+        self.declared = frozenset(self.info.globals | self.info.nonlocals)
 
     def _pattern_names(self, match_stmt) -> set:
         inner = set()
@@ -213,12 +217,15 @@ class ControlFlowConverter:
     def block(self, stmts, live_out, in_helper: bool) -> Block:
         table = self.table
         flag_inits = self.inputs.flag_inits
-        live = set(live_out)
+        declared = self.declared
+        live = set(live_out) | declared
         bound: set = set()
         owned: set = set()
         out_rev = []
         for stmt in reversed(stmts):
             new, live, b = self.statement(stmt, live, in_helper)
+            if declared:
+                live |= declared
             bound |= b
             leading = getattr(stmt, "leading_lines", ())
             if new and leading and not new[0].leading_lines:

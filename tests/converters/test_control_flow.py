@@ -151,7 +151,7 @@ CASES = {
             def if_body_4():
                 global total
                 total = x
-            ag__.if_stmt(x, if_body_4, None, ())
+            ag__.if_stmt(x, if_body_4, None, ('total',))
         """,
     ),
     "list_append_and_assert_in_a_loop": (
