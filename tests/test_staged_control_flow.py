@@ -791,6 +791,29 @@ def test_chained_comparisons_stage_as_and():
         assert bool(staged(*[tf.constant(a) for a in args]).numpy()) == between(*args)
 
 
+def test_chained_comparisons_of_computed_operands_evaluate_each_once():
+    calls = []
+
+    def middle(t):
+        calls.append(t)
+        return t * 2
+
+    def chain(x, y):
+        return x - 1 < middle(y) <= x + 5 != y, x < y + 1 < middle(x) + 3
+
+    staged = tf.function(chain)
+    for x, y in [(1, 2), (5, 1), (3, 3), (-2, 4), (9, 0)]:
+        got = staged(tf.constant(x), tf.constant(y))
+        assert tuple(bool(g.numpy()) for g in got) == chain(x, y), (x, y)
+    converted = tf.autograph.to_graph(chain)
+    for x, y in [(1, 2), (9, 0)]:
+        calls.clear()
+        want = chain(x, y)  # middle(x) only when x < y + 1: Python stops at the first false comparison
+        assert calls == ([y, x] if x < y + 1 else [y])
+        calls.clear()
+        assert converted(x, y) == want and calls == ([y, x] if x < y + 1 else [y])
+
+
 def test_tensorflow_modules_the_facade_lacks_fail_where_used():
     strategy = tf.distribute.TPUStrategy  # naming it (at import time, say) works
 
@@ -1239,3 +1262,88 @@ def test_items_written_by_computed_keys_in_staged_control_flow_are_carried():
         want = _items_by_computed_keys(a)
         got = staged(tf.constant(a))
         assert [int(x) for x in got[:3]] == list(want[:3]) and [int(x) for x in got[3]] == want[3], a
+
+
+def test_nonlocal_and_global_names_written_in_staged_blocks_are_carried_out():
+    def outer(a, b):
+        x = 0
+
+        def go():
+            nonlocal x
+            if a > b:
+                x = a
+            else:
+                x = b
+            i = 0
+            while i < a % 4:
+                x += 1
+                i += 1
+
+        go()
+        return x
+
+    staged = tf.function(outer)
+    for a, b in [(3, 5), (-4, 11), (17, -2), (6, 6)]:
+        assert staged(tf.constant(a), tf.constant(b)).numpy() == outer(a, b), (a, b)
+
+
+_STAGED_GLOBAL = 0
+
+
+def _write_global(a):
+    global _STAGED_GLOBAL
+    if a > 2:
+        _STAGED_GLOBAL = a * 2
+    else:
+        _STAGED_GLOBAL = a - 1
+
+
+def test_global_written_in_a_staged_if_is_the_branch_result():
+    @tf.function
+    def f(a):
+        _write_global(a)
+        return _STAGED_GLOBAL + 0
+
+    assert f(tf.constant(5)).numpy() == 10
+    assert f(tf.constant(1)).numpy() == 0
+
+
+def test_switch_case_and_case_called_directly_in_converted_control_flow():
+    def f(a, b):
+        x = 0
+        for i in range(a % 5):
+            x = tf.switch_case(i % 3, {0: lambda: x + 1, 1: lambda: x * 2, 2: lambda: x - b})
+        y = tf.switch_case(a % 4, [lambda: b, lambda: b * 2])  # index 2, 3: the last branch
+        z = tf.case([(a > b, lambda: a), (a < 0, lambda: b)], default=lambda: a + b)
+        w = tf.case([(a <= b, lambda: 1), (a > b, lambda: 2)])
+        return x, y, z, w
+
+    staged = tf.function(f)
+    for a, b in [(3, 5), (-4, 11), (0, 0), (17, -2), (7, 7)]:
+        got = tuple(int(t.numpy()) for t in staged(tf.constant(a), tf.constant(b)))
+        assert got == tuple(int(t) for t in f(a, b)), (a, b)
+
+
+def test_case_without_default_asserts_its_last_predicate():
+    @tf.function
+    def f(a, b):
+        return tf.case([(a > b, lambda: a), (a < b, lambda: b)])
+
+    assert f(tf.constant(1), tf.constant(2)).numpy() == 2
+    with pytest.raises(tf.errors.InvalidArgumentError, match="None of conditions evaluated as True"):
+        f(tf.constant(2), tf.constant(2))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="more than 1 conditions"):
+        tf.case([(tf.constant(True), lambda: 1), (tf.constant(True), lambda: 2)], exclusive=True)
+
+
+def test_a_false_staged_assert_is_invalid_argument_and_assertion_error():
+    @tf.function
+    def f(a):
+        for i in tf.range(a):
+            assert i < 3, "too many"
+        return a
+
+    assert f(tf.constant(3)).numpy() == 3
+    with pytest.raises(tf.errors.InvalidArgumentError, match="too many") as info:
+        f(tf.constant(5))
+    assert isinstance(info.value, AssertionError)  # as Python's assert raises

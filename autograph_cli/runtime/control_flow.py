@@ -17,14 +17,14 @@ from . import dtypes as dt
 from . import nest
 from . import ops
 from .context import ctx
-from .errors import (InvalidArgumentError, LoopVariableTypeError, OperatorNotAllowedInGraphError,
+from .errors import (AssertionFailedError, InvalidArgumentError, LoopVariableTypeError, OperatorNotAllowedInGraphError,
                      UndefinedInBothBranchesError)
 from .graph import Node
 from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
 from .tensor_array import TensorArray, list_to_tensor_array
 
-__all__ = ["cond", "while_loop", "Backend", "BACKEND", "set_loop_options"]
+__all__ = ["case", "cond", "switch_case", "while_loop", "Backend", "BACKEND", "set_loop_options"]
 
 COND = ops.define("If", lambda i, a: [], None, emit=lambda *a: "", sig="pred")
 WHILE = ops.define("While", lambda i, a: [], None, emit=lambda *a: "", sig="*loop_vars")
@@ -36,7 +36,7 @@ REDUCE_DATASET = ops.define("ReduceDataset", lambda i, a: [], None, emit=lambda 
 
 def _assert_kernel(c, message):
     if not c:
-        raise InvalidArgumentError(None, "Assert", message)
+        raise AssertionFailedError(None, "Assert", message)
     return None
 
 
@@ -417,6 +417,97 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         return true_fn() if bool(pred) else (false_fn() if false_fn is not None else None)
     res = staged_cond(pred, lambda: (true_fn(),), lambda: (false_fn() if false_fn else None,), ("cond_result",))
     return res[0]
+
+
+
+def _check_pred(pred, message):
+    """An assertion of a case's predicate: staged when it is symbolic."""
+    if isinstance(pred, SymbolicTensor) and ctx.graph is not None:
+        ops.apply(ASSERT, [_bool_pred(pred, "tf.case")], {"message": message})
+    elif not bool(pred):
+        raise InvalidArgumentError(None, "Assert", message)
+
+
+def _callable_branch(fn, what):
+    if not callable(fn):
+        raise TypeError(f"{what} must be callable, got {type(fn).__name__}")
+    return fn
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """tf.switch_case: runs ``branch_fns[branch_index]``, or ``default``
+    (when not given: the branch with the largest index) for an index no
+    branch has. Staged, every branch is traced, once, in index order."""
+    if isinstance(branch_fns, dict):
+        items = list(branch_fns.items())
+    else:
+        items = [b if isinstance(b, tuple) else (i, b) for i, b in enumerate(branch_fns)]
+    if not items:
+        raise ValueError("branch_fns must be a non-empty sequence or dict of callables")
+    for key, fn in items:
+        if not isinstance(key, (int, np.integer)) or isinstance(key, bool):
+            raise TypeError(f"branch_fns keys must be integers, got {key!r}")
+        _callable_branch(fn, f"branch_fns[{key}]")
+    items.sort(key=lambda kv: kv[0])
+    if default is None:
+        *items, (_, default) = items
+    else:
+        _callable_branch(default, "default")
+    if ctx.graph is None or not isinstance(branch_index, SymbolicTensor):
+        index = int(branch_index)
+        return next((fn for key, fn in items if key == index), default)()
+    if not branch_index.dtype.is_integer or branch_index.shape.rank not in (0, None):
+        raise TypeError(f"branch_index must be an integer scalar tensor, got {branch_index.dtype.name} "
+                        f"of shape {branch_index.shape}")
+
+    def select(k):
+        if k == len(items):
+            return default()
+        key, fn = items[k]
+        return cond(ops.equal(branch_index, key), fn, lambda: select(k + 1))
+
+    return select(0)
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """tf.case: runs the function of the first true predicate, else
+    ``default``; without a default, the last pair's function, which
+    asserts that its predicate holds (InvalidArgumentError: none was true).
+    ``exclusive``: asserts that at most one predicate is true."""
+    pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
+    if not pairs:
+        raise ValueError("pred_fn_pairs must not be empty")
+    for i, pair in enumerate(pairs):
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"pred_fn_pairs[{i}] must be a (predicate, callable) pair, got {pair!r}")
+        _callable_branch(pair[1], f"the callable of pred_fn_pairs[{i}]")
+    preds = [p for p, _ in pairs]
+    if exclusive:
+        symbolic = [p for p in preds if isinstance(p, SymbolicTensor)]
+        if symbolic and ctx.graph is not None:
+            count = ops.add_n([ops.cast(_bool_pred(p, "tf.case"), dt.int32) for p in symbolic])
+            count = count + builtins.sum(1 for p in preds if not isinstance(p, SymbolicTensor) and bool(p))
+            _check_pred(ops.less_equal(count, 1),
+                        "Input error: exclusive=True: more than 1 conditions evaluated as True")
+        elif builtins.sum(1 for p in preds if bool(p)) > 1:
+            raise InvalidArgumentError(None, "Assert",
+                                       "Input error: exclusive=True: more than 1 conditions evaluated as True")
+    if default is None:
+        *pairs, (last_pred, last_fn) = pairs
+
+        def default():
+            _check_pred(last_pred, "Input error: None of conditions evaluated as True")
+            return last_fn()
+    else:
+        _callable_branch(default, "default")
+
+    def select(k):
+        if k == len(pairs):
+            return default()
+        pred, fn = pairs[k]
+        return cond(pred, fn, lambda: select(k + 1))
+
+    return select(0)
 
 
 # ================================================================== loops

@@ -105,6 +105,12 @@ class StagingError(ValueError):
     """A staged construct is malformed (variable undefined in a branch ...)."""
 
 
+class AssertionFailedError(InvalidArgumentError, AssertionError):
+    """A staged assertion (an ``assert`` statement on a tensor, a
+    tf.debugging check, tf.case's) was false when the graph ran:
+    TensorFlow's InvalidArgumentError, and Python's AssertionError."""
+
+
 class UnboundLoopVariableError(InvalidArgumentError, UnboundLocalError):
     """A variable first bound inside a staged loop was used after a run of
     the graph in which the loop ran zero times (Python's UnboundLocalError)."""

@@ -15,7 +15,7 @@ from autograph_cli.runtime import dtypes as _dt
 from autograph_cli.runtime import ops as _ops
 from autograph_cli.runtime import errors as _errors
 from autograph_cli.runtime.context import executing_eagerly
-from autograph_cli.runtime.control_flow import cond, while_loop, set_loop_options as _set_loop_options
+from autograph_cli.runtime.control_flow import case, cond, switch_case, while_loop, set_loop_options as _set_loop_options
 from autograph_cli.runtime.data import Dataset as _Dataset, DatasetSpec as _DatasetSpec, Iterator as _Iterator
 from autograph_cli.runtime.data import EXPERIMENTAL as _data_experimental
 from autograph_cli.runtime.effects import numpy_function, print_ as print, py_function  # noqa: A001
@@ -871,7 +871,7 @@ __all__ = [
     "DType", "GradientTape", "Module", "RaggedTensor", "RaggedTensorSpec", "SparseTensor", "SparseTensorSpec", "Tensor", "TensorArray", "TensorShape",
     "TensorSpec", "UnconnectedGradients", "Variable", "abs", "add", "add_n", "argmax", "argmin", "argsort",
     "as_dtype", "autodiff", "autograph", "bool", "boolean_mask", "broadcast_dynamic_shape", "broadcast_static_shape",
-    "broadcast_to", "cast", "clip_by_global_norm", "clip_by_norm",
+    "broadcast_to", "case", "cast", "clip_by_global_norm", "clip_by_norm",
     "clip_by_value", "compat", "complex", "complex128", "complex64", "concat", "cond", "config", "constant", "convert_to_tensor", "cos", "cumsum",
     "custom_gradient", "data", "debugging", "device", "distribute", "divide", "double", "dtypes", "dynamic_partition", "dynamic_stitch", "einsum", "ensure_shape",
     "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
@@ -886,7 +886,7 @@ __all__ = [
     "shape", "shape_n", "sigmoid", "sign", "sin",
     "size", "slice", "sort", "sparse", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient", "strided_slice",
     "string",
-    "strings", "subtract", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
+    "strings", "subtract", "switch_case", "tanh", "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
     "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "test", "tile", "train", "transpose", "truediv", "types", "uint8",
     "unique", "unstack", "variant", "vectorized_map", "where", "while_loop", "zeros", "zeros_like",
 ]
