@@ -24,21 +24,21 @@ from . import dtypes as dt
 from . import ops
 from .ops import array as oa
 from .ops.array import gather_nd, scatter_nd
-from .ops.strings import pieces, split_parts
+from .ops.strings import pieces, split_parts, unicode_encode_rows
 from .ragged import (RaggedTensor, RaggedTensorSpec, map_flat_values, values_of_composites, ragged_boolean_mask, ragged_concat,
                      ragged_constant, ragged_range, ragged_reduce, ragged_stack, row_splits_to_segment_ids,
                      segment_ids_to_row_splits, ragged_binary, ragged_unary, ragged_expand_dims, ragged_gather,
-                     ragged_map_fn, ragged_shape, ragged_size, ragged_where)
+                     ragged_map_fn, ragged_shape, ragged_size, ragged_tile, ragged_where)
 from .errors import InvalidArgumentError
 from .shapes import TensorShape, TensorSpec
 from .tensor import EagerTensor, Tensor, convert_to_tensor
 
 __all__ = ["SparseTensor", "SparseTensorSpec", "RaggedTensor", "RaggedTensorSpec", "string_split", "sparse_to_dense",
            "sparse_from_dense", "sparse_expand_dims", "ragged_constant", "ragged_range", "ragged_boolean_mask",
-           "map_flat_values", "ragged_stack", "ragged_concat", "ragged_reduce", "ragged_binary", "ragged_unary",
+           "map_flat_values", "ragged_stack", "ragged_concat", "ragged_tile", "ragged_reduce", "ragged_binary", "ragged_unary",
            "row_splits_to_segment_ids", "segment_ids_to_row_splits", "SPARSE", "is_composite", "ragged_expand_dims",
            "ragged_gather", "ragged_size", "ragged_map_fn", "ragged_shape", "ragged_where", "bytes_split",
-           "unicode_split", "unicode_decode"]
+           "unicode_split", "unicode_decode", "unicode_decode_with_offsets", "unicode_encode"]
 
 _I64 = dt.int64
 
@@ -612,8 +612,8 @@ def string_split(input, sep=None, maxsplit=-1, name=None):
     return RaggedTensor(values, splits)
 
 
-def _pieces(input, unit, encoding="UTF-8"):  # noqa: A002
-    x, values, splits = pieces(input, unit, encoding)
+def _pieces(input, unit, encoding="UTF-8", errors="replace", replacement_char=65533):  # noqa: A002
+    x, values, splits = pieces(input, unit, encoding, errors, replacement_char)
     if x.shape.rank == 0:
         return values
     return RaggedTensor(values, splits)
@@ -626,10 +626,39 @@ def bytes_split(input, name=None):  # noqa: A002
 
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
     """tf.strings.unicode_split: each string's characters, as UTF-8 strings."""
-    return _pieces(input, "UTF8_CHAR", input_encoding)
+    return _pieces(input, "UTF8_CHAR", input_encoding, errors, replacement_char)
 
 
 def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                    replace_control_characters=False, name=None):
     """tf.strings.unicode_decode: each string's Unicode code points (int32)."""
-    return _pieces(input, "CODE_POINT", input_encoding)
+    return _pieces(input, "CODE_POINT", input_encoding, errors, replacement_char)
+
+
+def unicode_decode_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                                replace_control_characters=False, name=None):
+    """tf.strings.unicode_decode_with_offsets: the code points and each one's starting byte offset (int64)."""
+    return (_pieces(input, "CODE_POINT", input_encoding, errors, replacement_char),
+            _pieces(input, "CODE_POINT_OFFSET", input_encoding, errors, replacement_char))
+
+
+def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
+    """tf.strings.unicode_encode: the innermost dimension of code points (dense or ragged) encoded
+    as one string; the result has the input's other dimensions."""
+    if isinstance(input, RaggedTensor):
+        if isinstance(input.values, RaggedTensor):
+            return input.with_values(unicode_encode(input.values, output_encoding, errors, replacement_char))
+        return unicode_encode_rows(input.values, input.row_splits, output_encoding, errors, replacement_char)
+    x = convert_to_tensor(input)
+    if x.shape.rank is None or x.shape.rank == 0:
+        raise ValueError(f"tf.strings.unicode_encode needs code points of rank 1 or more, got shape {x.shape}")
+    if x.shape.rank == 1:
+        n = ops.cast(ops.shape(x)[0], dt.int64)
+        return unicode_encode_rows(x, ops.stack([ops.zeros([], dt.int64), n]), output_encoding, errors,
+                                   replacement_char)[0]
+    outer = ops.shape(x)[:-1]
+    width = ops.cast(ops.shape(x)[-1], dt.int64)
+    rows = ops.reduce_prod(outer)
+    splits = ops.range(ops.cast(rows, dt.int64) + 1) * width
+    flat = unicode_encode_rows(ops.reshape(x, [-1]), splits, output_encoding, errors, replacement_char)
+    return ops.reshape(flat, outer)

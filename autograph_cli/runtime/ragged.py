@@ -21,7 +21,7 @@ from .tensor import EagerTensor, Tensor, convert_to_tensor
 
 __all__ = ["RaggedTensor", "RaggedTensorSpec", "ragged_constant", "ragged_range", "ragged_boolean_mask",
            "map_flat_values", "ragged_stack", "row_splits_to_segment_ids", "segment_ids_to_row_splits",
-           "ragged_concat", "ragged_reduce", "ragged_binary", "ragged_unary", "ragged_expand_dims", "ragged_gather",
+           "ragged_concat", "ragged_tile", "ragged_reduce", "ragged_binary", "ragged_unary", "ragged_expand_dims", "ragged_gather",
            "ragged_size", "ragged_map_fn", "ragged_shape", "DynamicRaggedShape",
            "ragged_where"]
 
@@ -902,10 +902,32 @@ def ragged_map_fn(map_fn, fn, elems, dtype=None, parallel_iterations=None, back_
     """tf.map_fn over a RaggedTensor's rows (results of one shape: a dtype or
     tf.TensorSpec as fn_output_signature)."""
     sig = fn_output_signature if fn_output_signature is not None else dtype
+    if sig is None and isinstance(elems.values, RaggedTensor):
+        raise NotImplementedError("tf.map_fn over a RaggedTensor of ragged rank > 1 without fn_output_signature "
+                                  "is not supported: use tf.ragged.map_flat_values")
     if sig is None or isinstance(sig, RaggedTensorSpec):
-        raise NotImplementedError("tf.map_fn over a RaggedTensor with ragged results is not supported: give "
-                                  "fn_output_signature (a dtype or tf.TensorSpec) for results of one shape, or use "
-                                  "tf.ragged.map_flat_values")
+        # results as ragged as the rows (TensorFlow's default signature is the elements'): each row's
+        # result is a vector, concatenated, with its length
+        out_dtype = sig.dtype if isinstance(sig, RaggedTensorSpec) else elems.dtype
+        from .control_flow import while_loop
+        from .tensor_array import TensorArray
+
+        n = ops.cast(elems.nrows(), dt.int32)
+        values = TensorArray(out_dtype, size=0, dynamic_size=True, infer_shape=False)
+        lengths = TensorArray(_I64, size=0, dynamic_size=True)
+
+        def body(i, values, lengths):
+            out = convert_to_tensor(fn(elems.row(i)), dtype_hint=out_dtype)
+            if out.shape.rank != 1:
+                raise ValueError(f"tf.map_fn over a RaggedTensor: fn must return a vector for each row (a ragged "
+                                 f"result), got shape {out.shape}; give fn_output_signature for other results")
+            return i + 1, values.write(i, out), lengths.write(i, ops.shape(out, out_type=_I64)[0])
+
+        _, values, lengths = while_loop(lambda i, *_: i < n, body, [ops.constant(0), values, lengths])
+        # an empty last entry: concat and stack have something to join when there are no rows
+        values = values.write(n, ops.zeros([0], out_dtype))
+        lengths = lengths.write(n, ops.constant(0, _I64))
+        return RaggedTensor(values.concat(), _splits_from_lengths(lengths.stack()[:n]))
     return map_fn(lambda i: fn(elems.row(i)), ops.range(elems.nrows(), dtype=_I64), fn_output_signature=sig)
 
 
@@ -994,6 +1016,34 @@ def ragged_where(condition, x=None, y=None, name=None):
 def ragged_size(rt, out_type=dt.int32, name=None):
     """tf.size of a RaggedTensor: its number of values."""
     return ops.size(rt.flat_values, out_type=out_type)
+
+
+def ragged_tile(input, multiples, name=None):  # noqa: A002
+    """tf.tile of a RaggedTensor: the rows repeated multiples[0] times, each row's values
+    multiples[1] times (ragged rank 1; further multiples tile the uniform inner dimensions)."""
+    rt = input
+    if isinstance(rt.values, RaggedTensor):
+        raise NotImplementedError("tf.tile of a RaggedTensor with more than one ragged dimension is not "
+                                  "supported by this runtime")
+    ms = [_static_int(m) for m in (multiples.numpy().tolist() if isinstance(multiples, EagerTensor)
+                                   else list(multiples))]
+    if any(m is None for m in ms):
+        raise NotImplementedError("tf.tile of a RaggedTensor needs multiples known while tracing")
+    values = rt.values
+    if len(ms) > 2:
+        values = ops.tile(values, [1] + ms[2:])
+    if ms[1] != 1:
+        lengths = rt.row_lengths()
+        starts = rt.row_splits[:-1]
+        new_lengths = lengths * ms[1]
+        pos, splits, rowids = _range_rows(ops.zeros_like(starts), new_lengths)
+        src = ops.gather(starts, rowids) + ops.floormod(pos, ops.maximum(ops.gather(lengths, rowids), 1))
+        rt = RaggedTensor(ops.gather(values, src), splits)
+    elif values is not rt.values:
+        rt = RaggedTensor(values, rt.row_splits)
+    if ms[0] != 1:
+        rt = ragged_concat([rt] * ms[0], axis=0)
+    return rt
 
 
 def ragged_stack(values, axis=0, name=None):

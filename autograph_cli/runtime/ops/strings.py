@@ -342,7 +342,7 @@ def split_parts(input, sep=None, maxsplit=-1):
 
 
 # ----------------------------------------- strings into characters, bytes or code points
-_PIECE_UNITS = ("BYTE", "UTF8_CHAR", "CODE_POINT")
+_PIECE_UNITS = ("BYTE", "UTF8_CHAR", "CODE_POINT", "CODE_POINT_OFFSET")
 
 
 def _pieces_infer(inputs, attrs):
@@ -353,29 +353,58 @@ def _pieces_infer(inputs, attrs):
     if attrs["unit"] not in _PIECE_UNITS:
         raise ValueError(f"unit must be one of {_PIECE_UNITS}, got {attrs['unit']!r}")
     n = x.shape.as_list()[0] if x.shape.rank == 1 else 1
-    out = dt.int32 if attrs["unit"] == "CODE_POINT" else dt.string
+    out = {"CODE_POINT": dt.int32, "CODE_POINT_OFFSET": dt.int64}.get(attrs["unit"], dt.string)
     return [(out, TensorShape([None])), (dt.int64, TensorShape([None if n is None else n + 1]))]
 
 
-def _pieces_one(b, unit):
+def python_codec(encoding):
+    """The Python codec of a TensorFlow encoding name (UTF-8, UTF8, UTF-16-BE, UTF-32-BE ...)."""
+    import codecs
+
+    name = str(encoding)
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        raise InvalidArgumentError(None, "UnicodeDecode", f"Could not create converter for input encoding: "
+                                   f"{name}") from None
+
+
+_ERRORS = {"replace": "replace", "ignore": "ignore", "strict": "strict"}
+
+
+def _decode_text(b, encoding, errors, replacement_char):
+    try:
+        text = b.decode(encoding, _ERRORS.get(errors, "replace"))
+    except UnicodeDecodeError as e:
+        raise InvalidArgumentError(None, "UnicodeDecode", f"Invalid formatting on input string: {e}") from None
+    if errors == "replace" and replacement_char != 0xFFFD:
+        text = text.replace("\ufffd", chr(replacement_char))
+    return text
+
+
+def _pieces_one(b, unit, encoding="utf-8", errors="strict", replacement_char=0xFFFD):
     if unit == "BYTE":
         return [b[i:i + 1] for i in range(len(b))]
-    try:
-        text = b.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InvalidArgumentError(None, "UnicodeDecode", f"Invalid UTF-8 input: {e}") from None
+    text = _decode_text(b, encoding, errors, replacement_char)
     if unit == "CODE_POINT":
         return [ord(c) for c in text]
+    if unit == "CODE_POINT_OFFSET":  # each character's byte offset in the encoded input
+        offsets, at = [], 0
+        for c in text:
+            offsets.append(at)
+            at += len(c.encode(encoding, "replace"))
+        return offsets
     return [c.encode("utf-8") for c in text]
 
 
-def _pieces_kernel(x, unit):
+def _pieces_kernel(x, unit, encoding="utf-8", errors="strict", replacement_char=0xFFFD):
     rows = [x] if isinstance(x, bytes) or np.ndim(x) == 0 else list(np.asarray(x, dtype=object))
     rows = [r.item() if isinstance(r, np.ndarray) else r for r in rows]
-    pieces = [_pieces_one(r.encode() if isinstance(r, str) else r, unit) for r in rows]
+    pieces = [_pieces_one(r.encode() if isinstance(r, str) else r, unit, encoding, errors, replacement_char)
+              for r in rows]
     flat = [v for p in pieces for v in p]
-    if unit == "CODE_POINT":
-        values = np.asarray(flat, dtype=np.int32).reshape(-1)
+    if unit in ("CODE_POINT", "CODE_POINT_OFFSET"):
+        values = np.asarray(flat, dtype=np.int32 if unit == "CODE_POINT" else np.int64).reshape(-1)
     else:
         values = np.empty(len(flat), dtype=object)
         values[:] = flat
@@ -383,17 +412,67 @@ def _pieces_kernel(x, unit):
     return values, splits
 
 
-PIECES = define("StringPieces", _pieces_infer, _pieces_kernel, sig="x, *, unit: str")
+PIECES = define("StringPieces", _pieces_infer, _pieces_kernel,
+                sig="x, *, unit: str, encoding: str, errors: str, replacement_char: int")
 
 
-def pieces(input, unit, encoding="UTF-8"):  # noqa: A002
+def pieces(input, unit, encoding="UTF-8", errors="replace", replacement_char=65533):  # noqa: A002
     """(the input, flat pieces, row_splits) of tf.strings.bytes_split (unit BYTE),
-    unicode_split (UTF8_CHAR) and unicode_decode (CODE_POINT)."""
-    if unit != "BYTE" and str(encoding).upper().replace("_", "-") not in ("UTF-8", "UTF8"):
-        raise NotImplementedError(f"input_encoding {encoding!r}: only UTF-8 is supported")
+    unicode_split (UTF8_CHAR), unicode_decode (CODE_POINT) and the byte offsets of
+    unicode_decode_with_offsets (CODE_POINT_OFFSET)."""
     x = _t(input, dtype=dt.string)
-    values, splits = apply(PIECES, [x], {"unit": unit})
+    values, splits = apply(PIECES, [x], {"unit": unit, "encoding": python_codec(encoding), "errors": str(errors),
+                                         "replacement_char": int(replacement_char)})
     return x, values, splits
+
+
+def _encode_infer(inputs, attrs):
+    if not inputs[0].dtype.is_integer:
+        raise TypeError(f"tf.strings.unicode_encode expects int32 code points, got {inputs[0].dtype.name}")
+    n = inputs[1].shape.as_list()[0] if inputs[1].shape.rank == 1 else None
+    return [(dt.string, TensorShape([None if n is None else n - 1]))]
+
+
+def _encode_kernel(values, splits, encoding, errors, replacement_char):
+    out = np.empty(len(splits) - 1, dtype=object)
+    for i in range(len(splits) - 1):
+        chars = []
+        for cp in np.asarray(values[splits[i]:splits[i + 1]]).tolist():
+            if 0 <= cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF:
+                chars.append(chr(cp))
+            elif errors == "strict":
+                raise InvalidArgumentError(None, "UnicodeEncode", f"Invalid code point: {cp}")
+            elif errors == "replace":
+                chars.append(chr(replacement_char))
+        out[i] = "".join(chars).encode(encoding)
+    return out
+
+
+UNICODE_ENCODE = define("UnicodeEncode", _encode_infer, _encode_kernel,
+                        sig="values, splits, *, encoding: str, errors: str, replacement_char: int")
+
+
+def unicode_encode_rows(values, splits, output_encoding, errors="replace", replacement_char=65533):
+    """One encoded string per row of code points (flat values, row_splits)."""
+    return apply1(UNICODE_ENCODE, [_t(values), _t(splits)], {
+        "encoding": python_codec(output_encoding), "errors": str(errors), "replacement_char": int(replacement_char)})
+
+
+def _transcode_kernel(x, input_encoding, output_encoding, errors, replacement_char):
+    return _elementwise(x, lambda b: _decode_text(b, input_encoding, errors, replacement_char).encode(
+        output_encoding, "replace"))
+
+
+TRANSCODE = define("UnicodeTranscode", _same_infer("unicode_transcode"), _transcode_kernel,
+                   sig="x, *, input_encoding: str, output_encoding: str, errors: str, replacement_char: int")
+
+
+def unicode_transcode(input, input_encoding, output_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                      replace_control_characters=False, name=None):
+    """tf.strings.unicode_transcode: each string decoded from one encoding and encoded in another."""
+    return apply1(TRANSCODE, [_t(input, dtype=dt.string)], {
+        "input_encoding": python_codec(input_encoding), "output_encoding": python_codec(output_encoding),
+        "errors": str(errors), "replacement_char": int(replacement_char)})
 
 
 def _decode_raw_infer(inputs, attrs):

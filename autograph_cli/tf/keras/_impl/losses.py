@@ -13,8 +13,26 @@ from ._recorded import RecordsInitArgs
 __all__ = [
     "Loss", "MeanSquaredError", "MeanAbsoluteError", "SparseCategoricalCrossentropy", "CategoricalCrossentropy",
     "BinaryCrossentropy", "mean_squared_error", "mse", "MSE", "mean_absolute_error", "mae", "MAE",
-    "sparse_categorical_crossentropy", "categorical_crossentropy", "binary_crossentropy", "get",
+    "sparse_categorical_crossentropy", "categorical_crossentropy", "binary_crossentropy", "get", "Reduction",
 ]
+
+
+class Reduction:
+    """tf.keras.losses.Reduction (tf.keras 2): the names of the `reduction` argument's values."""
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls):
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key):
+        if key not in cls.all():
+            raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
 
 EPSILON = 1e-7
 
