@@ -21,7 +21,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from ._nodes import Code, Declaration, Verbatim
+from ._nodes import CallLine, Code, Declaration, HelperDef, Verbatim
 
 _DEFAULT = cst.MaybeSentinel.DEFAULT
 _SW = cst.SimpleWhitespace
@@ -1275,6 +1275,33 @@ def _verbatim(node, st):
         _lines(node.leading_lines, st)
     st.tokens.append(node.text)
     st.tokens.append(node.newline)
+
+
+@_on(HelperDef)
+def _helper_def(node, st):
+    if node.leading_lines:
+        _lines(node.leading_lines, st)
+    st.tokens.extend(st.indent_tokens)
+    st.tokens.append(node.header)
+    _indented_block(node.body, st)
+
+
+@_on(CallLine)
+def _call_line(node, st):
+    if node.leading_lines:
+        _lines(node.leading_lines, st)
+    tokens = st.tokens
+    tokens.extend(st.indent_tokens)
+    tokens.append(node.head)
+    value = node.value
+    if value is not None:
+        f = _EMIT.get(type(value))
+        if f is None:
+            value._codegen(st)
+        else:
+            f(value, st)
+    tokens.append(node.tail)
+    tokens.append(st.default_newline)
 
 
 def _module(node, st):

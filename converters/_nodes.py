@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import MISSING, dataclass, fields
 
 import libcst as cst
+from libcst._nodes.internal import visit_required, visit_sequence
 
 AG = "ag__"
 MARK = "\x1f"  # line anchors: a comment line "#\x1f<line>" that the pipeline strips
@@ -169,6 +170,14 @@ def string_tuple(names: Iterable[str]) -> Code:
     if len(items) == 1:
         return _Code(value=f"({items[0]},)")
     return _Code(value=f"({', '.join(items)})")
+
+
+def tuple_text(names: Iterable[str]) -> str:
+    """The text of ``string_tuple(names)``."""
+    items = [repr(x) for x in names]
+    if len(items) == 1:
+        return f"({items[0]},)"
+    return f"({', '.join(items)})"
 
 
 def line(*small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
@@ -386,3 +395,72 @@ class Declaration(cst.BaseSmallStatement):
 
 
 _Declaration = maker(Declaration)
+
+
+@dataclass(frozen=True)
+class HelperDef(cst.BaseCompoundStatement):
+    """A helper function the control-flow converter generates (``def
+    if_body_6():`` and its block), its header held as text: one token to
+    print instead of a FunctionDef's name, parameters and whitespace nodes.
+    Prints as the FunctionDef ``def <name>(<params>):`` would."""
+
+    header: str  # "def if_body_6():"
+    body: cst.IndentedBlock
+    leading_lines: Sequence[cst.EmptyLine] = ()
+
+    def _visit_and_replace_children(self, visitor):
+        return replace(self, leading_lines=visit_sequence(self, "leading_lines", self.leading_lines, visitor),
+                       body=visit_required(self, "body", self.body, visitor))
+
+    def _codegen_impl(self, state) -> None:
+        for ll in self.leading_lines:
+            ll._codegen(state)
+        state.add_indent_tokens()
+        state.add_token(self.header)
+        self.body._codegen(state)
+
+
+@dataclass(frozen=True)
+class CallLine(cst.BaseStatement):
+    """A statement line the control-flow converter generates, a call of an
+    operator (``ag__.if_stmt(<test>, if_body_6, None, ('x',))``), held as
+    text around the one expression of the user's it holds (``value``; None:
+    text alone). Prints as the statement line of that call would."""
+
+    head: str  # "ag__.if_stmt("
+    value: cst.BaseExpression | None
+    tail: str  # ", if_body_6, None, ('x',))"
+    leading_lines: Sequence[cst.EmptyLine] = ()
+
+    def _visit_and_replace_children(self, visitor):
+        value = self.value
+        return replace(self, leading_lines=visit_sequence(self, "leading_lines", self.leading_lines, visitor),
+                       value=None if value is None else visit_required(self, "value", value, visitor))
+
+    def _codegen_impl(self, state) -> None:
+        for ll in self.leading_lines:
+            ll._codegen(state)
+        state.add_indent_tokens()
+        state.add_token(self.head)
+        if self.value is not None:
+            self.value._codegen(state)
+        state.add_token(self.tail)
+        state.add_token(state.default_newline)
+
+
+_HelperDef, _CallLine = maker(HelperDef), maker(CallLine)
+
+
+def helper_def(fn_name: str, params: Sequence[str], body: Sequence[cst.BaseStatement],
+               leading_lines=(), footer=()) -> HelperDef:
+    """``function_def`` for the control-flow converter's helpers (same text)."""
+    return _HelperDef(
+        leading_lines=leading_lines,
+        header=f"def {fn_name}({', '.join(params)}):",
+        body=_IndentedBlock(body=list(body) or [_Line(body=[make(cst.Pass)])], footer=footer),
+    )
+
+
+def call_line(head: str, value, tail: str, leading_lines=()) -> CallLine:
+    """The statement ``<head><value><tail>`` (see ``CallLine``)."""
+    return _CallLine(head=head, value=value, tail=tail, leading_lines=leading_lines)

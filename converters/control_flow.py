@@ -24,6 +24,8 @@ from ._visiting import NodeVisitor
 from .tables import FreshNames, NodeTable, block_statements
 
 _NO_HEADER = cst.TrailingWhitespace()  # (a suite's header when it has none)
+_IF_STMT = f"{n.AG}.if_stmt("
+_FOR_STMT = f"{n.AG}.for_stmt("
 
 
 def composite_name(target) -> str | None:
@@ -347,7 +349,7 @@ class ControlFlowConverter:
             self.nonlocal_names.update(nonl)
             body.append(n.anchored(n.decl("nonlocal", nonl), line))
         body.extend(body_block.stmts)
-        return fn_name, n.function_def(fn_name, params, body, leading, footer)
+        return fn_name, n.helper_def(fn_name, params, body, leading, footer)
 
     def _if(self, stmt, live_after):
         line = self.table.line_of(stmt)
@@ -377,12 +379,11 @@ class ControlFlowConverter:
         body_name, body_def = self._helper(self.inputs.guards.get(stmt, "if_body"), line, (), body, leading=pre,
                                            footer=body_footer)
         defs = [body_def]
-        else_ref = n.none()
+        else_name = "None"
         if else_block is not None:
             else_name, else_def = self._helper("else_body", line, (), else_block, leading=pre, footer=else_footer)
             defs.append(else_def)
-            else_ref = n.name(else_name)
-        call = n.expr_stmt(n.ag_call("if_stmt", test, n.name(body_name), else_ref, n.string_tuple(state)), pre)
+        call = n.call_line(_IF_STMT, test, f", {body_name}, {else_name}, {n.tuple_text(state)})", pre)
         live = self.info.reads(stmt.test) | body.live_in | (else_block.live_in if else_block else live_after)
         return [*defs, call], live, bound
 
@@ -411,7 +412,7 @@ class ControlFlowConverter:
         bound = body.bound | set(test_binds)
         state = sorted(bound & (live_after | body.live_in | test_reads)) + _composites(bound)
         body_name, body_def = self._helper("loop_body", line, (), body, leading=pre, footer=self._footer(stmt.body))
-        call = n.expr_stmt(n.ag_call("while_stmt", n.name(test_name), n.name(body_name), n.string_tuple(state)), pre)
+        call = n.call_line(f"{n.AG}.while_stmt({test_name}, {body_name}, {n.tuple_text(state)})", None, "", pre)
         live = test_reads | body.live_in | live_after
         return [test_def, body_def, call], live, bound
 
@@ -426,20 +427,19 @@ class ControlFlowConverter:
         loop_reads = self.info.reads(stmt)
         body = self.block([target_assign, *self.table.stmts(stmt.body)], live_after | loop_reads, True)
         defs = []
-        extra_ref = n.none()
+        extra_name = "None"
         flags = self._loop_flags_test(stmt)
         if flags is not None:
             extra_block = Block([n.anchored(n.line(n.make(cst.Return, value=self._expr(flags))), line)], set(), set())
             extra_name, extra_def = self._helper("extra_test", line, (), extra_block, leading=pre)
             defs.append(extra_def)
-            extra_ref = n.name(extra_name)
         iterable = self._expr(stmt.iter)
         if type(iterable) is cst.Tuple and not iterable.lpar:  # for x in a, b: one argument
             iterable = n.replace(iterable, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         state = sorted(body.bound & (live_after | body.live_in | set(self.inputs.loop_flags.get(stmt, ())))) + _composites(body.bound)
         body_name, body_def = self._helper("loop_body", line, (item,), body, leading=pre, footer=self._footer(stmt.body))
         defs.append(body_def)
-        call = n.expr_stmt(n.ag_call("for_stmt", iterable, extra_ref, n.name(body_name), n.string_tuple(state)), pre)
+        call = n.call_line(_FOR_STMT, iterable, f", {extra_name}, {body_name}, {n.tuple_text(state)})", pre)
         live = self.info.reads(stmt.iter) | body.live_in | live_after | set(self.inputs.loop_flags.get(stmt, ()))
         return [*defs, call], live, body.bound
 
