@@ -155,3 +155,71 @@ def test_the_same_program_without_autograph_has_the_same_user_frames(module, tmp
         got = got[1:]
     assert [(line, name) for _, line, name in got] == [(line, name) for _, line, name in expected]
     assert len(expected) == 2
+
+
+CODE_REGISTRY = textwrap.dedent('''\
+    INTERNAL = set()
+
+
+    def internal(f):
+        # (jinja2's @internalcode: template tracebacks skip the frames whose
+        # code is registered)
+        INTERNAL.add(f.__code__)
+        return f
+
+
+    @internal
+    def call(fn, *args):
+        __traceback_hide__ = True
+        if args:
+            args = args + (1,)
+            if len(args) > 2:
+                return fn(*args) + 1
+        try:
+            return fn(*args)
+        except StopIteration:
+            return None
+
+
+    def fail(*args):
+        return 1 / 0
+    ''')
+
+
+@pytest.mark.parametrize("args", [(), (2,), (2, 3)])
+def test_a_call_from_unconverted_code_shows_the_functions_own_code(tmp_path, monkeypatch, args):
+    # Tools that recognise frames by their code (jinja2 hides its helpers from
+    # template tracebacks so) find the function's entry with the functional
+    # form forced, as without autograph; 3.11+ shows the same carets.
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "agtb_registry_plain.py").write_text(CODE_REGISTRY)
+    (tmp_path / "agtb_registry.py").write_text(CODE_REGISTRY)
+    import agtb_registry_plain as plain
+    with autograph_cli.install_import_hook(["agtb_registry"]):
+        import agtb_registry as mod
+    assert "ag__" in vars(mod)
+
+    def shown(m):
+        with pytest.raises(ZeroDivisionError) as info:
+            m.call(m.fail, *args)
+        tb, codes = info.value.__traceback__, []
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == m.__file__:
+                codes.append((tb.tb_frame.f_code.co_name, tb.tb_frame.f_code in m.INTERNAL))
+            tb = tb.tb_next
+        lines = traceback.format_exception(info.value)
+        return codes, [line.replace(m.__file__, "FILE") for line in lines if __file__ not in line]
+
+    expected = shown(plain)
+    previous = operators.force_functional(True)
+    try:
+        got = shown(mod)
+    finally:
+        operators.force_functional(previous)
+    assert expected[0] == [("call", True), ("fail", False)]
+    if OLD_RERAISE:  # (the stub's own entry stays first; then the user's line)
+        assert got[0][0] == ("call", True) and got[0][-1] == ("fail", False)
+    else:
+        assert got == expected
+    sys.modules.pop("agtb_registry", None)
+    sys.modules.pop("agtb_registry_plain", None)

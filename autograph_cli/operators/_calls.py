@@ -367,8 +367,16 @@ def filter_traceback(tb, own_call=None):
     filters ``tb`` (its first entry). The entries of the calls it made
     were filtered by their own forms' clauses as the error left them, so
     the walk stops at the first of them (a deep recursion's error is
-    filtered once per call, each time only its new entries)."""
-    kept = []  # [entry, is_machinery, the call's form frame, position]
+    filtered once per call, each time only its new entries).
+
+    A call that entered through the function's own code (its stub: called
+    from unconverted code) is shown by the stub's frame, at the user's line
+    (3.11+): the entry's code is then the function's ``__code__``, as
+    Python's, so that tools which recognise frames by their code (jinja2's
+    ``@internalcode`` hides its helpers from template tracebacks) find it.
+    The line's instruction in the stub's own copy of the user's statements
+    gives the columns."""
+    kept = []  # [entry, is_machinery, the call's form frame, position, the call's stub frame]
     cut = -1  # the position of the last entry left out or merged
     entry = tb
     rest = None  # (the entries from the first of another call's, already filtered)
@@ -382,19 +390,19 @@ def filter_traceback(tb, own_call=None):
             if own_call is not None and call is not own_call and (last is None or last[1]):
                 rest = entry
                 break
-            if last is not None and (
-                # a helper of the same call (the operators called it) ...
-                (last[1] and last[2] is call)
-                # ... or the form its stub called
-                or (not last[1] and call is not None and call.f_back is last[0].tb_frame
-                    and _is_stub(last[0].tb_frame.f_code))
-            ):
-                last[:] = [entry, True, call, i]
+            if last is not None and last[1] and last[2] is call:
+                # a helper of the same call (the operators called it)
+                last[:] = [entry, True, call, i, last[4]]
+                cut = i
+            elif (last is not None and not last[1] and call is not None and call.f_back is last[0].tb_frame
+                  and _is_stub(last[0].tb_frame.f_code)):
+                # the form its stub called
+                last[:] = [entry, True, call, i, last[0].tb_frame]
                 cut = i
             else:  # a call: from the user's statements (to_graph's forms are called directly)
-                kept.append([entry, True, call, i])
+                kept.append([entry, True, call, i, None])
         elif not code.co_filename.startswith(_PACKAGE_DIR):
-            kept.append([entry, False, None, i])
+            kept.append([entry, False, None, i, None])
         else:
             cut = i
         entry = entry.tb_next
@@ -405,12 +413,60 @@ def filter_traceback(tb, own_call=None):
     # The entries after the last change are the chain's own objects (a
     # traceback handed to ``raise v.with_traceback(tb)`` stays that object).
     new = rest
-    for entry, _, _, i in reversed(kept):
+    for entry, _, _, i, stub in reversed(kept):
         if i > cut:
             new = entry
+        elif stub is not None and (lasti := _stub_offset(stub.f_code, entry.tb_frame.f_code, entry.tb_lasti,
+                                                         entry.tb_lineno)) is not None:
+            new = types.TracebackType(new, stub, lasti, entry.tb_lineno)
         else:
             new = types.TracebackType(new, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    entry = stub = None
     return new
+
+
+@functools.lru_cache(maxsize=512)
+def _stub_offset(stub, code, lasti, line):
+    """The offset of the instruction of the stub's code ``stub`` that is the
+    one ``code`` (a form's or helper's) runs at ``lasti``, on the user's
+    ``line``: same line and columns; else the same operation on that line
+    (counted from the line's end: the form adds calls before the user's
+    own); else the line's first instruction. None before 3.11 (a
+    re-raised traceback keeps the stub's handler entry there) or when the
+    stub has no instruction on the line."""
+    if _RERAISE_KEEPS_HANDLER_TB:
+        return None
+    own = _instructions(stub)
+    on_line = [x for x in own if x[1][0] == line]
+    if not on_line:
+        return None
+    theirs = _instructions(code)
+    before = [x for x in theirs if x[0] <= lasti]
+    if not before:
+        return on_line[0][0]
+    _, pos, op = before[-1]
+    if pos[0] == line and pos[2] is not None:
+        for offset, p, o in on_line:
+            if p == pos and o == op:
+                return offset
+    same = [x for x in on_line if x[2] == op]
+    if same:
+        later = [x for x in theirs if x[0] > lasti and x[1][0] == line and x[2] == op]
+        return same[max(0, len(same) - 1 - len(later))][0]
+    return on_line[0][0]
+
+
+def _instructions(code):
+    """[(offset, position, operation name)] of ``code``'s instructions."""
+    import opcode
+
+    raw = code.co_code
+    out = []
+    for k, pos in enumerate(code.co_positions()):
+        op = opcode.opname[raw[2 * k]]
+        if op not in ("CACHE", "EXTENDED_ARG"):
+            out.append((2 * k, pos, op))
+    return out
 
 
 # -- frames as the user's program has them ------------------------------------------
