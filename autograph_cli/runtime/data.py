@@ -11,12 +11,12 @@ from . import dtypes as dt
 from . import nest
 from . import ops
 from .context import ctx
-from .errors import InvalidArgumentError, OutOfRangeError
+from .errors import InvalidArgumentError, NotFoundError, OutOfRangeError
 from .shapes import TensorShape, TensorSpec
 from .function import Function
 from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor, to_numpy
 
-__all__ = ["Dataset", "DatasetSpec", "Iterator"]
+__all__ = ["Dataset", "DatasetSpec", "Iterator", "Options", "TextLineDataset"]
 
 
 def _spec_of(v):
@@ -803,7 +803,34 @@ class Dataset:
         return self
 
     def cache(self, filename="", name=None):
-        return self
+        """The elements of the first complete pass, kept (in memory, also with a filename) and given
+        again by every later pass: the transformations before the cache run once."""
+        src, store = self, []
+
+        def it():
+            if store:
+                for flat in store[0]:
+                    yield list(flat)
+                return
+            seen = []
+            for flat in src._make_iter():
+                seen.append(list(flat))
+                yield flat
+            if not store:  # a pass that stopped early leaves nothing behind (TensorFlow discards it too)
+                store.append(seen)
+
+        return Dataset(it, self.element_spec, self._card)
+
+    def with_options(self, options, name=None):
+        """The same elements with `options` (merged over this dataset's) as its tf.data.Options."""
+        out = Dataset(self._make_iter, self.element_spec, self._card)
+        out._options = self.options().merge(options)
+        return out
+
+    def options(self):
+        """The tf.data.Options given by with_options (the defaults otherwise); this runtime's pipelines
+        run sequentially, so they are kept and reported, not acted on."""
+        return getattr(self, "_options", None) or Options()
 
     def reduce(self, initial_state, reduce_func, name=None):
         state = initial_state
@@ -1612,3 +1639,97 @@ def _dataset_iter(self):
 
 Dataset.__iter__ = _dataset_iter  # type: ignore[method-assign]  # (replaces the one in the class body, never used)
 _ = _spec_of
+
+
+class _OptionsGroup:
+    """A group of tf.data options: the known names, None until set (TensorFlow's OptionsBase:
+    setting an unknown name is an AttributeError)."""
+
+    _names: tuple = ()
+    _groups: dict = {}
+
+    def __init__(self):
+        for n in self._names:
+            object.__setattr__(self, n, None)
+        for n, cls in self._groups.items():
+            object.__setattr__(self, n, cls())
+
+    def __setattr__(self, name, value):
+        if name not in self._names:
+            raise AttributeError(f"Cannot set the property {name} on {type(self).__name__}.")
+        object.__setattr__(self, name, value)
+
+    def _merge_into(self, other):
+        for n in self._names:
+            if getattr(other, n) is not None:
+                object.__setattr__(self, n, getattr(other, n))
+        for n in self._groups:
+            getattr(self, n)._merge_into(getattr(other, n))
+
+    def __eq__(self, other):
+        return type(self) is type(other) and all(getattr(self, n) == getattr(other, n)
+                                                 for n in (*self._names, *self._groups))
+
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in (*self._names, *self._groups))})"
+
+
+class AutotuneOptions(_OptionsGroup):
+    _names = ("enabled", "cpu_budget", "ram_budget", "autotune_algorithm")
+
+
+class OptimizationOptions(_OptionsGroup):
+    _names = ("apply_default_optimizations", "filter_fusion", "map_and_batch_fusion", "map_and_filter_fusion",
+              "map_fusion", "map_parallelization", "noop_elimination", "parallel_batch", "shuffle_and_repeat_fusion",
+              "filter_parallelization", "inject_prefetch")
+
+
+class ThreadingOptions(_OptionsGroup):
+    _names = ("max_intra_op_parallelism", "private_threadpool_size")
+
+
+class DistributeOptions(_OptionsGroup):
+    _names = ("auto_shard_policy", "num_devices")
+
+
+class Options(_OptionsGroup):
+    """tf.data.Options: performance and behaviour hints a dataset carries (with_options / options())."""
+
+    _names = ("deterministic", "experimental_deterministic", "experimental_external_state_policy",
+              "experimental_slack", "experimental_symbolic_checkpoint", "experimental_warm_start", "framework_type",
+              "dataset_name")
+    _groups = {"autotune": AutotuneOptions, "experimental_optimization": OptimizationOptions,
+               "threading": ThreadingOptions, "experimental_threading": ThreadingOptions,
+               "experimental_distribute": DistributeOptions}
+
+    def merge(self, options):
+        """These options with those set in `options` (set values win)."""
+        out = Options()
+        out._merge_into(self)
+        out._merge_into(options)
+        return out
+
+
+def TextLineDataset(filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
+    """tf.data.TextLineDataset: each line of the files (read in order), without its line ending,
+    as a string scalar."""
+    if compression_type not in (None, ""):
+        raise NotImplementedError(f"TextLineDataset(compression_type={compression_type!r}) is not supported by "
+                                  "this runtime")
+    if isinstance(filenames, Tensor):
+        filenames = filenames.numpy()
+    names = [filenames] if isinstance(filenames, (str, bytes, os.PathLike)) or np.ndim(filenames) == 0 \
+        else list(np.asarray(filenames, dtype=object).reshape(-1))
+    paths = [os.fsdecode(n.item() if isinstance(n, np.ndarray) else n) for n in names]
+
+    def it():
+        for path in paths:
+            try:
+                f = open(path, "rb")
+            except FileNotFoundError:
+                raise NotFoundError(None, "TextLineDataset", f"{path}; No such file or directory") from None
+            with f:
+                for line in f:
+                    yield [line.rstrip(b"\n").rstrip(b"\r")]
+
+    return Dataset(it, TensorSpec([], dt.string))

@@ -352,7 +352,10 @@ config = _types.SimpleNamespace(
 types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(TraceType=_TraceType, GenericFunction=_Function))
 # AUTOTUNE (-1) asks tf.data to pick parallelism and buffer sizes; this runtime's
 # pipelines are sequential, so map/prefetch/interleave accept it and ignore it
+from autograph_cli.runtime import data as _rdata  # noqa: E402
+
 data = _types.SimpleNamespace(Dataset=_Dataset, DatasetSpec=_DatasetSpec, Iterator=_Iterator, AUTOTUNE=-1,
+                              Options=_rdata.Options, TextLineDataset=_rdata.TextLineDataset,
                               INFINITE_CARDINALITY=-1, UNKNOWN_CARDINALITY=-2,
                               experimental=_types.SimpleNamespace(
                                   AUTOTUNE=-1, INFINITE_CARDINALITY=-1, UNKNOWN_CARDINALITY=-2,
@@ -598,6 +601,10 @@ train = _types.SimpleNamespace(Checkpoint=_checkpoint.Checkpoint, CheckpointMana
                                list_variables=_checkpoint.list_variables, load_checkpoint=_checkpoint.load_checkpoint,
                                CheckpointReader=_checkpoint.CheckpointReader)
 
+from autograph_cli.runtime import lookup as _lookup  # noqa: E402
+
+lookup = _types.SimpleNamespace(**{_n: getattr(_lookup, _n) for _n in _lookup.__all__})
+
 
 def _install_composite_dispatch():
     """TensorFlow's dispatch of its ops on composite tensors: tf.math's
@@ -813,7 +820,7 @@ class _PartialModule(_types.ModuleType):
         return _unsupported(f"{self.__name__.replace('autograph_cli.', '', 1)}.{name}")
 
 
-for _partial in ("autodiff", "io", "train"):
+for _partial in ("autodiff", "io", "lookup", "train"):
     _sys.modules[f"{__name__}.{_partial}"].__class__ = _PartialModule
 
 
@@ -880,7 +887,7 @@ __all__ = [
     "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
     "floordiv", "foldl", "foldr", "function", "gather", "gather_nd", "greater", "greater_equal", "half",
     "identity", "init_scope", "int16", "int32", "int64", "int8", "io", "is_tensor", "keras", "less", "less_equal",
-    "linalg", "linspace", "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul", "maximum",
+    "linalg", "linspace", "lookup", "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul", "maximum",
     "minimum", "multiply", "name_scope", "negative", "nest", "newaxis", "nn", "norm", "not_equal",
     "numpy_function", "one_hot", "ones",
     "ones_like", "pad", "pow", "print", "py_function", "ragged", "random", "range", "rank", "reduce_all",
