@@ -94,6 +94,44 @@ def test_python_values_merge_into_tensors():
     assert f(tf.constant(False)).numpy() == 2
 
 
+def test_equal_python_values_from_both_branches_are_tensors_too():
+    """A staged conditional's outputs are tensors, as TensorFlow's cond makes
+    them: the same number, bool, string or tuple of them from both branches
+    is one too (so a later `if` on it is staged), and so is an item both
+    branches write (`acc[0]`, a composite name); a value with no tensor form
+    (a function, an object) stays as it is."""
+    seen = {}
+
+    def helper():
+        return 5
+
+    @tf.function
+    def f(c):
+        n, s, p, fn, acc = 0, "a", (1, 2.5), None, [1]
+        if c:
+            n, s, p, fn = 3, "b", (1, 2.5), helper
+        else:
+            n, s, p, fn = 3, "b", (1, 2.5), helper
+        if c:
+            acc[0] = 2
+        else:
+            acc[0] = 2
+        seen.update(n=n, s=s, p=p, fn=fn, acc=acc)
+        if n > 2:  # staged: n is a tensor
+            k = 1
+        else:
+            k = 2
+        seen["k"] = k
+        return n + k + fn() + acc[0], s, p
+
+    out = f(tf.constant(True))
+    assert [type(seen[k]).__name__ for k in ("n", "s", "k")] == ["SymbolicTensor"] * 3
+    assert [type(x).__name__ for x in seen["p"]] == ["SymbolicTensor"] * 2
+    assert seen["fn"] is helper and type(seen["acc"][0]).__name__ == "SymbolicTensor"
+    assert (out[0].numpy(), out[1].numpy(), out[2][1].numpy()) == (11, b"b", 2.5)
+    assert out[2][0].dtype == tf.int32 and out[2][1].dtype == tf.float32
+
+
 def test_return_in_if_without_else():
     def relu(x):
         if tf.greater(x, 0):

@@ -137,6 +137,11 @@ def _merge(name, a, b, location, branch_names=("main", "else")):
             "conditional's outputs must be tensors (or equal Python values), and None has no tensor form"
         )
     if a is b:
+        if _cond_output_leaves(a, shared=True, tensors=True) and any(_is_scalar(x) for x in nest.flatten(a)):
+            # the same Python number or string from both branches is still
+            # an output of the conditional: a tensor, as TensorFlow's cond
+            # makes every output (a return flag set in both branches is one)
+            return ("tensors", nest.flatten(a), nest.flatten(b), a)
         return ("same", a)
     if a is NO_RETURN or b is NO_RETURN:
         # a path on which no return ran and none will: the function falls
@@ -185,15 +190,43 @@ def _merge(name, a, b, location, branch_names=("main", "else")):
             f"{_where(location)}'{name}' has a different structure in the two branches of the conditional: "
             f"{_describe(a)} vs {_describe(b)}"
         )
-    if all(x is y for x, y in zip(fa, fb)):
-        return ("same", a)
     if not any(_is_tensorish(x) for x in fa + fb):
         try:
-            if all(type(x) is type(y) and (x == y or _same_function(x, y)) for x, y in zip(fa, fb)):
+            if all(x is y or type(x) is type(y) and (x == y or _same_function(x, y)) for x, y in zip(fa, fb)):
+                # equal Python values: tensors when each has a tensor form
+                # (TensorFlow's cond outputs are tensors), else kept as they are
+                if _cond_output_leaves(a, shared=a is b) and _cond_output_leaves(b, shared=a is b):
+                    return ("tensors", fa, fb, a)
                 return ("same", a)
         except Exception:
             pass
+    elif all(x is y for x, y in zip(fa, fb)) and not (
+            _cond_output_leaves(a, shared=True, tensors=True) and any(_is_scalar(x) for x in fa)):
+        return ("same", a)
     return ("tensors", fa, fb, a)
+
+
+#: the Python leaves a staged conditional outputs as tensors
+_SCALARS = (bool, int, float, str, bytes, np.bool_, np.number, np.str_, np.bytes_)
+
+
+def _cond_output_leaves(v, shared=False, tensors=False):
+    """Whether ``v`` (the same value, or equal values, from both branches of a
+    staged conditional) becomes its outputs as tensors: a Python number,
+    string or numpy value, or a tuple/namedtuple/list/dict of them (with
+    ``tensors``, tensors among them); not a list or dict both branches share
+    (changed in place: it stays the same object), nor anything with a leaf
+    that has no tensor form (kept as it is: Python's answer)."""
+    if _is_scalar(v):
+        return True
+    if not isinstance(v, (tuple, list, dict)) or (shared and isinstance(v, (list, dict))):
+        return False
+    leaves = nest.flatten(v)
+    return bool(leaves) and all(_is_scalar(x) or tensors and isinstance(x, Tensor) for x in leaves)
+
+
+def _is_scalar(x):
+    return type(x) in _SCALARS or isinstance(x, (np.generic, np.ndarray)) and x.dtype != object
 
 
 class _AppendedInBranch(Exception):
