@@ -20,7 +20,8 @@ base_model = keras.Sequential([
 base_model.compile("adam", "mse")
 base_model.fit(images[:, :8, :8] / 255.0, rng.normal(size=(32, 4)).astype("float32"), epochs=1, verbose=0)
 bn = base_model.layers[1]
-moving = [v.numpy().copy() for v in bn.non_trainable_weights]
+moving = [v.numpy().copy() for v in (bn.moving_mean, bn.moving_variance)]
+# (not bn.non_trainable_weights: once the base is frozen that lists gamma and beta too, as in Keras)
 
 base_model.trainable = False
 print("frozen:", len(base_model.weights), len(base_model.trainable_weights), len(base_model.non_trainable_weights))
@@ -45,7 +46,7 @@ before = [w.numpy().copy() for w in base_model.weights]
 history = model.fit(images, labels, epochs=3, batch_size=8, verbose=0)
 print("epochs:", len(history.history["loss"]), "metrics:", sorted(history.history))
 print("base unchanged while frozen:", all(np.array_equal(a, w.numpy()) for a, w in zip(before, base_model.weights)))
-print("moving statistics unchanged:", all(np.array_equal(a, v.numpy()) for a, v in zip(moving, bn.non_trainable_weights)))
+print("moving statistics unchanged:", all(np.array_equal(a, v.numpy()) for a, v in zip(moving, (bn.moving_mean, bn.moving_variance))))
 
 # fine-tuning: unfreeze the base, keep it in inference mode, a low learning rate
 base_model.trainable = True
@@ -56,6 +57,6 @@ kernel_before = base_model.layers[0].kernel.numpy().copy()
 model.fit(images, labels, epochs=1, batch_size=8, verbose=0)
 print("base kernel moved:", not np.array_equal(kernel_before, base_model.layers[0].kernel.numpy()))
 print("moving statistics still unchanged (training=False):",
-      all(np.array_equal(a, v.numpy()) for a, v in zip(moving, bn.non_trainable_weights)))
+      all(np.array_equal(a, v.numpy()) for a, v in zip(moving, (bn.moving_mean, bn.moving_variance))))
 p1, p2 = model.predict(images, verbose=0), model.predict(images, verbose=0)
 print("inference is deterministic (augmentation off):", bool(np.array_equal(p1, p2)), p1.shape)

@@ -350,6 +350,38 @@ class Layer(Module):
     def input(self, value):
         vars(self)["_keras_user_input"] = value
 
+    def _node_shape(self, index, what):
+        nodes = _inbound_nodes.get(self, [])
+        if not nodes:
+            raise AttributeError(f"The layer \"{self.name}\" has never been called and thus has no defined {what}.")
+        shapes = [nest.map_structure(lambda t: tuple(t.shape.as_list()), node[index]) for node in nodes]
+        if any(sh != shapes[0] for sh in shapes[1:]):
+            raise AttributeError(f"The layer \"{self.name}\" has multiple inbound nodes with different {what}s. "
+                                 f"Hence the notion of \"{what}\" is ill-defined for the layer.")
+        return shapes[0]
+
+    @property
+    def output_shape(self):
+        """tf.keras 2's layer.output_shape: the shape of what the layer gave in the functional graph."""
+        if "_keras_user_output_shape" in vars(self):
+            return vars(self)["_keras_user_output_shape"]
+        return self._node_shape(4, "output shape")
+
+    @output_shape.setter
+    def output_shape(self, value):
+        vars(self)["_keras_user_output_shape"] = value
+
+    @property
+    def input_shape(self):
+        """tf.keras 2's layer.input_shape: the shape of what the layer was called on."""
+        if "_keras_user_input_shape" in vars(self):
+            return vars(self)["_keras_user_input_shape"]
+        return self._node_shape(1, "input shape")
+
+    @input_shape.setter
+    def input_shape(self, value):
+        vars(self)["_keras_user_input_shape"] = value
+
     @property
     def dtype(self):
         return self._dtype_policy
@@ -364,7 +396,15 @@ class Layer(Module):
 
     @trainable.setter
     def trainable(self, value):
-        self._trainable = bool(value)
+        # as Keras: the flag is set on every layer below too (model.trainable = False freezes the tree)
+        todo, seen = [self], set()
+        while todo:
+            layer = todo.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            layer._trainable = bool(value)
+            todo.extend(layer.layers)
 
     def _collect(self):
         """(variable, trainable) pairs in attribute order, each once."""

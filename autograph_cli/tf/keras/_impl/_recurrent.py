@@ -559,6 +559,10 @@ class RNN(Layer):
             prev, tas, states = list(res[1:1 + k]), list(res[1 + k:1 + 2 * k]), list(res[1 + 2 * k:])
             seq = [ops.transpose(ta.stack(), [1, 0] + list(range(2, p.shape.rank + 1))) for ta, p in zip(tas, prev)] \
                 if self.return_sequences else None
+            if seq is not None and steps is not None:  # a known number of steps stays known
+                for y, p in zip(seq, prev):
+                    y.set_shape([p.shape.dims[0] if p.shape.dims else None, steps] +
+                                (list(p.shape.dims[1:]) if p.shape.dims is not None else []))
         flat = seq if self.return_sequences else prev
         output = nest.pack_sequence_as(out_struct[0], flat) if out_struct and nest.is_nested(out_struct[0]) \
             else flat[0]
