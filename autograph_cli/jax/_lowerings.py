@@ -121,7 +121,7 @@ _JNP_KERNELS = (
     "Cast", "MatMul", "Sum", "Prod", "Max", "Min", "All", "Any", "Transpose", "ExpandDims",
     "Squeeze", "ConcatV2", "Pack", "Unpack", "Cumsum", "Einsum", "Softmax", "LogSoftmax", "Softplus",
     "Zeros", "ZerosLike", "OnesLike", "Ones", "ArgMax", "ArgMin", "Shape", "Size", "Rank",
-    "BroadcastToShapeOf", "ReshapeLike", "ExpandReducedAxes", "TileGrad", "Erf", "ReverseV2",
+    "BroadcastToShapeOf", "ReshapeLike", "Erf", "ReverseV2",
     "CumsumReverse",
 )
 
@@ -507,6 +507,17 @@ def _reduce_dyn(node, x, axis):
     return lowering_for(static)(_Attrs(node, static.name, attrs), x)
 
 
+@register_lowering("jax", "ExpandReducedAxes")
+def _expand_reduced_axes(node, g, axis, like):
+    # a dynamic-axis reduction's gradient: its reduced axes put back as ones
+    # (the axes are known while compiling: the numpy kernel's int() of a
+    # jax.numpy value was a traced value under jit)
+    shape = jnp.shape(like)
+    nd = len(shape)
+    axes = {a % max(nd, 1) for a in _static_tuple(axis, "the reduction axis")}
+    return jnp.reshape(g, [1 if i in axes else s for i, s in enumerate(shape)])
+
+
 def _pads(p, x):
     return [tuple(r) for r in np.asarray(_static_tuple(p, "the paddings")).reshape(jnp.ndim(x), 2).tolist()]
 
@@ -840,9 +851,14 @@ def _prod_dyn_grad(node, x, dy, axis):
     return _prod_grad(_Attrs(node, "ProdGrad", {"axis": axes, "keepdims": node.attrs["keepdims"]}), x, dy)
 
 
+@register_lowering("jax", "TileGrad")
+def _tile_grad(node, g, x):
+    return _tile_grad_dyn(node, g, x, node.attrs["multiples"])
+
+
 @register_lowering("jax", "TileGradDyn")
 def _tile_grad_dyn(node, g, x, multiples):
-    # the gradient of tf.tile with tensor multiples, known while compiling
+    # the gradient of tf.tile (with tensor multiples: known while compiling)
     m = _static_tuple(multiples, "the multiples of tf.tile")
     shape = jnp.shape(x)
     g = jnp.reshape(g, [v for s, k in zip(shape, m) for v in (k, s)])

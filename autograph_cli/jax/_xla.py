@@ -1140,9 +1140,14 @@ def compile_graph(graph, inputs, outputs, name, fname):
 _ = _lowerings
 
 
-# ops whose gradient compares their input with their output (x == max(x))
-_COMPARING = frozenset({"Max", "Min", "MaxPool", "SegmentMax", "SegmentMin", "UnsortedSegmentMax",
-                        "UnsortedSegmentMin"})
+# ops whose gradient compares an input with a value computed from it: x ==
+# max(x) (the reductions, max pooling, segment and scatter max/min), the order
+# of x (a sort's gradient sorts x again): {op: the positions of those inputs}
+_COMPARING = {
+    **dict.fromkeys(("Max", "Min", "MaxDyn", "MinDyn", "MaxPool", "SegmentMax", "SegmentMin", "UnsortedSegmentMax",
+                     "UnsortedSegmentMin", "Sort"), (0,)),
+    "TensorScatterMax": (0, 2), "TensorScatterMin": (0, 2),
+}
 
 
 def _compared_with_reductions(block) -> set:
@@ -1156,7 +1161,7 @@ def _compared_with_reductions(block) -> set:
     while todo:
         b = todo.pop()
         for node in b.nodes:
-            if node.op in _COMPARING and node.inputs:
-                found.add(id(node.inputs[0]))
+            for i in _COMPARING.get(node.op, ()):
+                found.add(id(node.inputs[i]))
             todo += [r for r in node.regions or () if r is not None]
     return found
