@@ -54,7 +54,8 @@ SCRIPT = textwrap.dedent('''\
 
 def run(*args, cwd):
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(cwd)
+    # (the tree under test first when one is on the path, as in a worktree)
+    env["PYTHONPATH"] = os.pathsep.join([str(cwd), *filter(None, [os.environ.get("PYTHONPATH")])])
     return subprocess.run([*AUTOGRAPH, *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
 
@@ -168,3 +169,46 @@ def test_a_scripts_own_converters_module_is_the_one_it_imports(tmp_path):
     for args in (["s.py"], ["--no-convert-main", "s.py"], ["-m", "s"]):
         r = run("run", *args, cwd=tmp_path)
         assert (r.returncode, r.stdout, r.stderr) == (0, "mine\n", ""), args
+
+
+CLICK_PROGRAM = textwrap.dedent('''\
+    import click
+
+    print("context outside:", click.get_current_context(silent=True))
+
+
+    @click.command()
+    @click.option("--n", type=int, default=2)
+    @click.pass_context
+    def cli(ctx, n):
+        assert click.get_current_context() is ctx
+        for i in range(n):
+            if i % 2:
+                click.echo(f"odd {i}")
+        click.echo("click converted: %s" % ("ag__" in vars(click.core)))
+
+
+    cli(["--n", "4"], standalone_mode=False)
+    print("context after:", click.get_current_context(silent=True))
+    ''')
+
+
+def test_a_click_program_runs_outside_autographs_own_click_context(tmp_path):
+    # (autograph's command line is a click program: its context was the
+    # program's "current context"; click's own suite failed on it)
+    (tmp_path / "clickprog.py").write_text(CLICK_PROGRAM)
+    r = run("run", "clickprog.py", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["context outside: None", "odd 1", "odd 3", "click converted: False",
+                                     "context after: None"]
+
+
+def test_convert_click_converts_the_click_autograph_itself_imported(tmp_path):
+    # (autograph imports click before the program runs: ``--convert click``
+    # gives the program its own converted copy, as it would import it)
+    (tmp_path / "clickprog.py").write_text(CLICK_PROGRAM)
+    r = run("run", "--convert", "click", "clickprog.py", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["context outside: None", "odd 1", "odd 3", "click converted: True",
+                                     "context after: None"]
+    assert "warning" not in r.stderr

@@ -13,6 +13,13 @@ import traceback
 import types
 from typing import Callable
 
+# (bound now: ``--convert click`` takes the click autograph uses out of
+# sys.modules, see _forget_imported; this command's contexts are that click's)
+import click
+from click.globals import get_current_context, pop_context, push_context
+
+_CLICK_DIR = os.path.dirname(os.path.abspath(click.__file__))
+
 __all__ = ["run_program"]
 
 
@@ -24,10 +31,8 @@ def _err(line: str) -> None:
 def _ours(filename: str) -> bool:
     import runpy
 
-    import click
-
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # autograph_cli/
-    if filename.startswith(os.path.dirname(os.path.abspath(click.__file__))):
+    if filename.startswith(_CLICK_DIR):
         return True
     if filename == runpy.__file__ or filename.startswith("<frozen"):
         return True
@@ -148,6 +153,7 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
     if names:
         import warnings
 
+        _forget_imported(names)
         with warnings.catch_warnings():
             # The modules autograph itself uses are imported already; the
             # hook's warning is for library users, not for this command.
@@ -201,15 +207,58 @@ def run_program(*, script: str | None, module: str | None, convert: list[str], a
         runner = lambda: runpy.run_module(module, init_globals=init, run_name="__main__", alter_sys=True)  # noqa: E731
     else:
         raise TypeError("run_program() needs script= or module=")
+    contexts = _leave_click_contexts()
     try:
         runner()
     except BaseException as e:
         return _program_ended(e)
     finally:
+        _enter_click_contexts(contexts)
         if saved is not None:
             sys.modules["__main__"] = saved
         _warn_unused([n for n in convert if module is None or (n != module and not module.startswith(n + "."))])
     return 0
+
+
+def _leave_click_contexts() -> list:
+    """Take this command's click contexts off click's stack while the
+    program runs: a click program (or a test of one) asking
+    ``click.get_current_context()`` outside its own commands finds none, as
+    under ``python``."""
+    contexts = []
+    while (ctx := get_current_context(silent=True)) is not None:
+        contexts.append(ctx)
+        pop_context()
+    return contexts
+
+
+def _enter_click_contexts(contexts: list) -> None:
+    while get_current_context(silent=True) is not None:  # (left by the program)
+        pop_context()
+    for ctx in reversed(contexts):
+        push_context(ctx)
+
+
+def _forget_imported(names) -> None:
+    """A ``--convert`` package that autograph itself imported before the
+    program runs (click, its command-line library) is taken out of
+    ``sys.modules`` with all its modules, so that the program imports its
+    own, converted copy, as it would import it under ``python``. Not the
+    standard library's modules (other modules hold their types), nor a
+    package with compiled modules (they cannot be loaded twice): those stay
+    as they are, unconverted, and a line on stderr says so."""
+    tops = {name.partition(".")[0] for name in names}
+    for top in sorted(tops):
+        if top not in sys.modules or top == "autograph_cli" or top in getattr(sys, "stdlib_module_names", ()):
+            continue
+        mods = [m for m in list(sys.modules) if m == top or m.startswith(top + ".")]
+        files = [getattr(sys.modules[m], "__file__", None) for m in mods]
+        if all(f is None or f.endswith(".py") for f in files):
+            for m in mods:
+                del sys.modules[m]
+        else:
+            _err(f"autograph: warning: --convert {top}: imported before the program ran and has compiled "
+                 "modules; it runs unconverted")
 
 
 def _warn_unused(names) -> None:
