@@ -701,3 +701,94 @@ def test_keras_models_saved_with_tf_saved_model_save_load_without_their_source(t
     assert sorted(s["sig"]) == ["output_1", "output_2"] and s["inputs"] == {"inputs": [[None, 3], "float32"]}
     assert s["call5"] == [5, 2] and s["n_vars"] == 2
     np.testing.assert_allclose(s["again"][0], want["sub"][0], rtol=1e-6)
+
+
+class _Pair(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+        self.b = tf.Variable([0.5, -0.5])
+
+    @tf.function(input_signature=[(tf.TensorSpec([None, 2]), tf.TensorSpec([None, 2])),
+                                  {"k": tf.TensorSpec([], name="scale")}])
+    def pair(self, xs, opts):
+        a, b = xs
+        return {"sum": tf.matmul(a, self.w) + self.b, "diff": (a - b) * opts["k"]}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def __call__(self, x):
+        return tf.matmul(x, self.w) + self.b
+
+
+def test_signature_with_structured_inputs_takes_one_named_input_per_tensor(tmp_path):
+    m = _Pair()
+    save(m, tmp_path / "m", signatures={"pair": m.pair, "serving_default": m.__call__})
+    sig = load(tmp_path / "m").signatures["pair"]
+    assert {k: (v.shape.as_list(), v.dtype.name) for k, v in sig.structured_input_signature[1].items()} == {
+        "xs": ([None, 2], "float32"), "xs_1": ([None, 2], "float32"), "scale": ([], "float32")}
+    a, b = tf.constant([[1.0, 2.0], [3.0, 5.0], [0.0, 1.0]]), tf.constant([[0.5, 0.5], [1.0, 1.0], [2.0, 2.0]])
+    got = sig(xs=a, xs_1=b, scale=tf.constant(3.0))
+    want = m.pair((a, b), {"k": tf.constant(3.0)})
+    assert sorted(got) == ["diff", "sum"]
+    for k in want:
+        np.testing.assert_allclose(got[k].numpy(), want[k].numpy(), rtol=1e-6)
+
+
+def test_signature_returning_a_nested_dict_is_refused_as_tensorflow_does(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([2])])
+    def f(x):
+        return {"a": x, "more": {"b": x * 2.0}}
+
+    with pytest.raises(ValueError, match="non-Tensor value .* for key 'more'"):
+        save(f, tmp_path / "f")
+    assert not (tmp_path / "f").exists()
+
+
+def test_loaded_variables_train_in_a_new_tape_and_the_result_saves_again(tmp_path):
+    m = _Pair()
+    save(m, tmp_path / "m", signatures=m.__call__)
+    loaded = load(tmp_path / "m")
+    x = tf.constant([[1.0, 2.0], [3.0, 5.0]])
+    w, b = m.w.numpy().astype(np.float64), m.b.numpy().astype(np.float64)
+    opt = tf.keras.optimizers.SGD(0.01)
+    assert sorted(v.name for v in loaded.trainable_variables) == sorted(v.name for v in m.trainable_variables)
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(loaded(x) ** 2)
+        grads = tape.gradient(loss, [loaded.w, loaded.b])
+        opt.apply_gradients(zip(grads, [loaded.w, loaded.b]))
+        dy = 2 * (x.numpy() @ w + b)  # the same steps in numpy
+        w, b = w - 0.01 * (x.numpy().T @ dy), b - 0.01 * dy.sum(0)
+    np.testing.assert_allclose(loaded.w.numpy(), w, rtol=1e-5)
+    np.testing.assert_allclose(loaded.b.numpy(), b, rtol=1e-5)
+    save(loaded, tmp_path / "again")
+    again = load(tmp_path / "again")
+    np.testing.assert_allclose(again(x).numpy(), x.numpy() @ w + b, rtol=1e-5)
+    np.testing.assert_allclose(again.signatures["serving_default"](x=x)["output_0"].numpy(), x.numpy() @ w + b, rtol=1e-5)
+
+
+def test_a_keras_model_loaded_with_tf_saved_model_load_fine_tunes(tmp_path):
+    keras, L = tf.keras, tf.keras.layers
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input((3,)), L.Dense(8, activation="relu"), L.BatchNormalization(), L.Dense(1)])
+    model.compile("adam", "mse")
+    x = np.random.default_rng(0).normal(size=(32, 3)).astype(np.float32)
+    y = x.sum(1, keepdims=True)
+    model.fit(x, y, epochs=1, verbose=0)
+    save(model, tmp_path / "k")
+    loaded = load(tmp_path / "k")
+    np.testing.assert_allclose(loaded(x).numpy(), model(x, training=False).numpy(), rtol=1e-5, atol=1e-6)
+    variables = loaded.trainable_variables
+    assert len(variables) == len(model.trainable_variables)
+    opt = keras.optimizers.SGD(0.05)
+    first = float(np.mean((loaded(x).numpy() - y) ** 2))
+    for _ in range(10):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((loaded(x) - y) ** 2)
+        grads = tape.gradient(loss, variables)
+        assert all(g is not None for g in grads)
+        opt.apply_gradients(zip(grads, variables))
+    tuned = loaded(x).numpy()
+    assert float(np.mean((tuned - y) ** 2)) < 0.5 * first
+    save(loaded, tmp_path / "tuned")
+    np.testing.assert_allclose(load(tmp_path / "tuned")(x).numpy(), tuned, rtol=1e-6)

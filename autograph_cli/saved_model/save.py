@@ -448,15 +448,18 @@ def _tensor_signature(fn):
 
 
 def _signature_json(name, cf, owner, w):
-    for i, a in enumerate(cf._arg_values):
-        if i == 0 and owner is not None and a is owner:
-            continue
-        if not isinstance(a, SymbolicTensor) and _has_placeholder(a):
-            raise SavedModelError(
-                f"signature {name!r}: argument {cf._params[i]!r} of {cf.graph.name} is a structure of tensors; "
-                "signature functions take single tensors (Python arguments keep their traced value)")
-    cfname = w.concrete(cf, cf.graph.name, owner)
+    # a structured argument (a tuple or dict of TensorSpecs) takes one named
+    # input per tensor, in its flattened order: the placeholders' names ("xs",
+    # "xs_1", or the TensorSpec's own name), as TensorFlow's signatures do
     outs = cf.structured_outputs
+    if isinstance(outs, dict):
+        for k, v in outs.items():
+            if isinstance(v, (dict, list, tuple)) or not hasattr(v, "dtype"):
+                raise SavedModelError(
+                    f"signature {name!r}: Got a dictionary containing non-Tensor value {v!r} for key {k!r} in the "
+                    f"output of the function {cf.graph.name} used to generate the SavedModel signature. Dictionaries "
+                    "outputs for functions used as signatures should have one Tensor output per string key.")
+    cfname = w.concrete(cf, cf.graph.name, owner)
     flat = list(cf.outputs)
     if isinstance(outs, dict) and all(isinstance(x, SymbolicTensor) for x in outs.values()):
         names = [str(k) for k in nest.flatten({k: k for k in outs}, expand_composites=False)]
