@@ -299,7 +299,7 @@ def anchor_line(lineno: int) -> cst.EmptyLine:
         if len(_ANCHORS) > 100_000:
             _ANCHORS.clear()
         anchor = _ANCHORS[lineno] = cst.EmptyLine(
-            indent=True, whitespace=cst.SimpleWhitespace(""), comment=cst.Comment(f"#{MARK}{lineno}")
+            indent=False, whitespace=cst.SimpleWhitespace(""), comment=cst.Comment(f"#{MARK}{lineno}")
         )
     return anchor
 

@@ -54,10 +54,6 @@ def composite_name(target) -> str | None:
     return None
 
 
-def _is_composite(name: str) -> bool:
-    return "." in name or "[" in name
-
-
 def _composite_base(name: str) -> str:
     end = len(name)
     for sep in (".", "["):
@@ -70,7 +66,10 @@ def _composite_base(name: str) -> str:
 def _composites(bound) -> list:
     """The composite names a construct carries: attributes and items it
     assigns on objects it did not create itself."""
-    return sorted(c for c in bound if _is_composite(c) and _composite_base(c) not in bound)
+    found = [c for c in bound if "." in c or "[" in c]
+    if not found:
+        return found
+    return sorted(c for c in found if _composite_base(c) not in bound)
 
 
 def _assigned_composites(small) -> set:
@@ -233,7 +232,7 @@ class ControlFlowConverter:
             if new and leading and not new[0].leading_lines:
                 # The comments above a converted statement stay above what replaces it.
                 new[0] = n.replace(new[0], leading_lines=leading)
-            if stmt in flag_inits:
+            if flag_inits and stmt in flag_inits:
                 owned |= table.writes(stmt)
             line = table.line_of(stmt)
             for s in reversed(new):
@@ -269,47 +268,56 @@ class ControlFlowConverter:
         return self.inputs.rewrite_expression(node)
 
     def _simple(self, stmt, live_after, in_helper):
-        table = self.table
-        if stmt in self.inputs.dead:
+        inputs = self.inputs
+        dead = inputs.dead
+        if dead and stmt in dead:
             return [], live_after, set()
-        facts = table.facts(stmt)
+        facts_of = self.info.facts
+        facts = facts_of.get(stmt)
         reads = facts.reads if facts else set()
         writes = facts.writes if facts else set()
         kills = set()
+        smalls = []
+        rewrite = inputs.rewrite_expression
+        hoisted = 0
         for small in stmt.body:
-            f = table.facts(small)
+            f = facts_of.get(small)
             if f is not None:
                 kills |= f.kills
-        live = (live_after - kills) | reads
-        for small in stmt.body:
-            composites = _assigned_composites(small)
-            if composites:
-                writes = writes | composites
-        if not in_helper:
-            self.direct_writes |= kills
-        rebinds = self.inputs.rebinds.get(stmt)
-        if rebinds:
-            writes = writes | rebinds
-        smalls = []
-        for small in stmt.body:
-            if type(small) in (cst.Global, cst.Nonlocal):
+            t = type(small)
+            if t is cst.Assign or t is cst.AugAssign or t is cst.AnnAssign:
+                composites = _assigned_composites(small)
+                if composites:
+                    writes = writes | composites
+            elif t is cst.Global or t is cst.Nonlocal:
+                hoisted += 1
                 continue  # hoisted to the top of the function
-            if in_helper and type(small) is cst.AnnAssign:
+            if in_helper and t is cst.AnnAssign:
                 # An annotated name cannot be declared nonlocal: keep the assignment only.
                 if small.value is None:
                     continue
                 small = cst.Assign(targets=[cst.AssignTarget(small.target)], value=small.value)
-            small = self._expr(small)
+                f = None
+            if f is None or f.rewrite:
+                small = rewrite(small)
             if small.semicolon is not cst.MaybeSentinel.DEFAULT:
                 small = n.replace(small, semicolon=cst.MaybeSentinel.DEFAULT)
             smalls.append(small)
+        live = (live_after - kills) | reads
+        if not in_helper:
+            self.direct_writes |= kills
+        rebinds = inputs.rebinds
+        if rebinds:
+            rebinds = rebinds.get(stmt)
+            if rebinds:
+                writes = writes | rebinds
         if not smalls:
-            if all(type(s) in (cst.Global, cst.Nonlocal) for s in stmt.body):
+            if hoisted == len(stmt.body):
                 return [], live, writes  # declarations were hoisted
             return [n.line(cst.Pass())], live, writes
         if stmt.leading_lines:
             return [n.replace(stmt, body=smalls)], live, writes
-        return [n.replace(stmt, body=smalls, leading_lines=_anchor(stmt, table.line_of(stmt)))], live, writes
+        return [n.replace(stmt, body=smalls, leading_lines=_anchor(stmt, self.table.line_of(stmt)))], live, writes
 
     def _footer(self, block, start=None) -> tuple:
         """The comments closing ``block`` (its footer), anchored at their
@@ -339,9 +347,14 @@ class ControlFlowConverter:
         """A helper def with its nonlocal/global declarations (and the
         ``leading`` lines it is built with: see ``_anchor``)."""
         fn_name = self.inputs.fresh(f"{kind}_{line}")
-        declared = sorted(x for x in body_block.bound - set(params) if not _is_composite(x))
-        glob = [x for x in declared if x in self.info.globals]
-        nonl = [x for x in declared if x not in self.info.globals]
+        bound = body_block.bound - set(params) if params else body_block.bound
+        declared = sorted([x for x in bound if "." not in x and "[" not in x])
+        globs = self.info.globals
+        if globs:
+            glob = [x for x in declared if x in globs]
+            nonl = [x for x in declared if x not in globs]
+        else:
+            glob, nonl = (), declared
         body = list(extra)
         if glob:
             body.append(n.anchored(n.decl("global", glob), line))

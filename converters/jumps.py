@@ -212,6 +212,8 @@ class JumpLowering:
         for i, stmt in enumerate(stmts):
             lowered, set_here = self.statement(stmt, loop)
             out.extend(lowered)
+            if not set_here:
+                continue
             flags |= set_here
             stop = {f for f in set_here if f == self.do_return or (loop and f in (loop.brk, loop.cont))}
             if stop and i + 1 < len(stmts):
