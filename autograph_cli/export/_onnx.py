@@ -1196,11 +1196,12 @@ def _ta_stack(cx, node, ins):
     def full():
         return [(cx.op1("ConcatFromSequence", [h], axis=0, new_axis=1), info)]
 
-    if es is None or not es.is_fully_defined():
-        return [full()[0][0]]
-
     def empty():
-        return [(cx.const(np.zeros((0,) + tuple(es.dims), dtype.np)), info)]
+        # as the runtime: an empty TensorArray stacks to (0,) + its element
+        # shape, or to (0,) when that is not fully known (ConcatFromSequence
+        # refuses an empty sequence)
+        dims = tuple(es.dims) if es is not None and es.is_fully_defined() else ()
+        return [(cx.const(np.zeros((0,) + dims, dtype.np)), info)]
 
     nonempty = cx.op1("Greater", [cx.op1("SequenceLength", [h]), cx.i64(0)])
     return cx.op("If", [nonempty], then_branch=cx.subgraph(full, [], "stack"), else_branch=cx.subgraph(empty, [], "stack0"))
@@ -1221,11 +1222,12 @@ def _ta_concat(cx, node, ins):
     def full():
         return [(cx.op1("ConcatFromSequence", [h], axis=0, new_axis=0), info)]
 
-    if es is None or not es.is_fully_defined() or not es.dims:
+    if es is not None and es.is_fully_defined() and not es.dims:
         return [full()[0][0]]
 
     def empty():
-        return [(cx.const(np.zeros((0,) + tuple(es.dims[1:]), dtype.np)), info)]
+        dims = tuple(es.dims[1:]) if es is not None and es.is_fully_defined() else ()
+        return [(cx.const(np.zeros((0,) + dims, dtype.np)), info)]
 
     nonempty = cx.op1("Greater", [cx.op1("SequenceLength", [h]), cx.i64(0)])
     return cx.op("If", [nonempty], then_branch=cx.subgraph(full, [], "concat"), else_branch=cx.subgraph(empty, [], "concat0"))
