@@ -608,6 +608,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for {t}")
         return t
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in _iter_nested(value)):
+        if dtype is not None:
+            # TensorFlow's autopacking: the tensors in a Python list asked for
+            # as another dtype are cast to it (`tf.concat([v, [i]], 0)` with
+            # an int32 `v` and an int64 `i`)
+            value = _cast_packed(value, _dt.as_dtype(dtype))
         return _ops.stack([convert_to_tensor(v, dtype, dtype_hint) for v in value])
     if dtype is None and dtype_hint is not None:
         try:
@@ -619,6 +624,19 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     if ctx.graph is not None:
         return ctx.graph.constant(v, d, name=name)
     return EagerTensor(v, d)
+
+
+def _cast_packed(seq, dtype):
+    out = []
+    for v in seq:
+        if isinstance(v, (list, tuple)):
+            v = _cast_packed(v, dtype)
+        elif isinstance(v, Tensor) or hasattr(v, "_as_tensor") and not isinstance(v, type):
+            t = v if isinstance(v, Tensor) else v._as_tensor()
+            if t.dtype is not dtype:
+                v = _ops.cast(t, dtype)
+        out.append(v)
+    return out
 
 
 def _iter_nested(seq):
