@@ -833,3 +833,84 @@ def test_loops_and_conds_over_none_dimensions_with_several_sizes(name):
     # failed in onnxruntime: ConcatFromSequence of an empty sequence.)
     fn, sig, inputs = _NONE_DIMS[name]
     check(tf.function(fn, input_signature=sig), sig, inputs)
+
+
+# ------------------------------------------------------------- gradients
+def _grads_of(loss_fn):
+    def f(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch([x, w])
+            loss = loss_fn(x, w)
+        return (loss, *tape.gradient(loss, [x, w]))
+
+    return f
+
+
+def _pool_input(x, w):
+    return tf.nn.relu(tf.reshape(tf.matmul(tf.reshape(x, [-1, 4]), w), [tf.shape(x)[0], 6, 6, 2]))
+
+
+_GRADIENTS = {  # loss(x, w): x (None, 6, 6, 2) or (None, 4); w (4, 4)
+    # relu makes ties (zeros): every window gives dy to its first maximum, as the runtime
+    "max_pool_same": lambda x, w: tf.reduce_sum(tf.nn.max_pool2d(_pool_input(x, w), 2, 1, "SAME") ** 2),
+    "max_pool_overlapping": lambda x, w: tf.reduce_sum(tf.nn.max_pool2d(_pool_input(x, w), 3, 2, "VALID") * 3.0),
+    "max_pool1d": lambda x, w: tf.reduce_sum(tf.nn.max_pool1d(tf.reshape(_pool_input(x, w), [-1, 36, 2]), 3, 2, "SAME")),
+    "dense_relu_xent": lambda x, w: tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+        tf.zeros([tf.shape(x)[0]], tf.int32) + 1, tf.nn.bias_add(tf.nn.relu(tf.matmul(tf.reshape(x, [-1, 4]), w)),
+                                                                  tf.constant([0.1, -0.2, 0.3, 0.0])))),
+    "broadcast_over_none_batch": lambda x, w: tf.reduce_sum(
+        tf.reduce_max(tf.reshape(x, [tf.shape(x)[0], -1, 4]) * w[0], axis=1, keepdims=True) / tf.reduce_sum(w, axis=0)),
+    "reduce_max_dynamic_axis": lambda x, w: tf.reduce_sum(
+        tf.reduce_max(tf.reshape(x, [tf.shape(x)[0], -1, 4]), axis=tf.shape(x)[0] * 0 + 1) * w[1]),
+    "tile": lambda x, w: tf.reduce_sum(tf.tile(w, [2, 3]) * tf.reshape(tf.range(96.0), [8, 12])) + tf.reduce_sum(
+        tf.tile(tf.reshape(x, [-1, 4]), [1, 2]) ** 2),
+    "gather_rows": lambda x, w: tf.reduce_sum(tf.gather(w, [3, 0, 3, 1]) * tf.reshape(tf.range(16.0), [4, 4])) + tf.reduce_sum(
+        tf.gather(tf.reshape(x, [-1, 4]), [2, 1], axis=1) ** 2),
+    "top_k_sort": lambda x, w: tf.reduce_sum(tf.math.top_k(tf.reshape(x, [-1, 4]), 2).values * w[0, :2]) + tf.reduce_sum(
+        tf.sort(w, axis=0) * tf.reshape(tf.range(16.0), [4, 4])),
+    "concat_cumsum": lambda x, w: tf.reduce_sum(tf.math.cumsum(tf.concat([w, w * 2.0, tf.reshape(x, [-1, 4])], 0), axis=0) ** 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_GRADIENTS))
+def test_gradients_export_and_agree_with_the_runtime(name):
+    # A function that differentiates with a GradientTape exports: the
+    # gradients' helper ops (MaxPoolGrad, broadcasts and sums to shapes known
+    # only when running, tile/gather/sort/concat/cumsum gradients) have ONNX
+    # lowerings. Three ways: eager, the runtime's graph, onnxruntime.
+    f = _grads_of(_GRADIENTS[name])
+    pool = name.startswith("max_pool")
+    sig = [tf.TensorSpec([None, 6, 6, 2] if pool else [None, 4]), tf.TensorSpec([4, 4])]
+    rng = np.random.default_rng(3)
+    w = rng.normal(size=(4, 4)).astype(np.float32)
+    inputs = [(rng.normal(size=(n, 6, 6, 2) if pool else (n, 4)).astype(np.float32), w) for n in (1, 3)]
+    model = check(tf.function(f, input_signature=sig), sig, inputs, rtol=1e-5, atol=1e-5)
+    for x, w in inputs:  # eager too
+        for e, g in zip(f(tf.constant(x), tf.constant(w)), ort_run(model, x, w)):
+            np.testing.assert_allclose(g, e.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_a_training_step_exports_with_the_variables_new_values():
+    w = tf.Variable(np.random.default_rng(0).normal(size=(4, 3)).astype(np.float32))
+    b = tf.Variable(np.zeros(3, np.float32))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4]), tf.TensorSpec([None], tf.int32)])
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            logits = tf.nn.relu(tf.matmul(x, w) + b)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
+        gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(0.1 * gw)
+        b.assign_sub(0.1 * gb)
+        return loss
+
+    x = np.random.default_rng(1).normal(size=(5, 4)).astype(np.float32)
+    y = np.array([0, 2, 1, 1, 0], np.int32)
+    model = to_onnx(step)
+    w0, b0 = w.numpy(), b.numpy()
+    loss, new_w, new_b = ort_run(model, x, y)
+    want = step(tf.constant(x), tf.constant(y))
+    np.testing.assert_allclose(loss, want.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(new_w, w.numpy(), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(new_b, b.numpy(), rtol=1e-5, atol=1e-7)
+    assert not np.allclose(new_w, w0) and not np.allclose(new_b, b0)

@@ -1786,6 +1786,156 @@ def _pool(op_type):
     return fn
 
 
+# ------------------------------------------------ gradients' helper ops
+def _static_rank(cx, t, what):
+    r = t.shape.rank
+    if r is None:
+        raise NotExportableError(f"{what} needs its operand's rank known when exporting", cx.node)
+    return r
+
+
+def _bcast_like(cx, node, ins):
+    return cx.op("Expand", [ins[0], cx.op1("Shape", [ins[1]])])
+
+
+def _reshape_like(cx, node, ins):
+    return cx.op("Reshape", [ins[0], cx.op1("Shape", [ins[1]])], allowzero=1)
+
+
+def _sum_to_like(cx, node, ins):
+    # undo a broadcast whose shapes are known only when running: sum the
+    # leading axes, then each axis where `like` has 1 and g has not
+    g, like = ins
+    rg = _static_rank(cx, node.inputs[0], "a broadcast's gradient")
+    rl = _static_rank(cx, node.inputs[1], "a broadcast's gradient")
+    if rg > rl:
+        g = cx.op1("ReduceSum", [g, cx.i64(list(range(rg - rl)))], keepdims=0)
+    sl = cx.op1("Shape", [like])
+    if rl:
+        one = cx.i64(1)
+        mask = cx.op1("And", [cx.op1("Equal", [sl, one]), cx.op1("Not", [cx.op1("Equal", [cx.op1("Shape", [g]), one])])])
+        axes = cx.op1("Reshape", [cx.op1("NonZero", [mask]), cx.i64([-1])])
+        g = cx.op1("ReduceSum", [g, axes], keepdims=1, noop_with_empty_axes=1)
+    return cx.op("Reshape", [g, sl], allowzero=1)
+
+
+def _expand_reduced_axes(cx, node, ins):
+    # a dynamic-axis reduction's gradient: g with the reduced axes of `like` put back as ones
+    g, axis, like = ins
+    shape = cx.op1("Shape", [like])
+    if node.inputs[2].shape.rank == 0:
+        return cx.op("Reshape", [g, shape], allowzero=1)
+    ax = cx.op1("Mod", [cx.to_i64_1d(axis), cx.op1("Size", [shape])])
+    ones = cx.op1("Expand", [cx.i64([1]), cx.op1("Shape", [ax])])
+    return cx.op("Reshape", [g, cx.op1("ScatterElements", [shape, ax, ones], axis=0)], allowzero=1)
+
+
+def _bias_add_grad(cx, node, ins):
+    r = _static_rank(cx, node.inputs[0], "BiasAdd's gradient")
+    if r == 1:
+        return cx.op("Identity", ins)
+    return cx.op("ReduceSum", [ins[0], cx.i64(list(range(r - 1)))], keepdims=0)
+
+
+def _max_pool_grad(cx, node, ins):
+    # dy goes to each window's first maximum among x's own elements (as the
+    # runtime and the XLA lowering): MaxPool's indices (onnxruntime keeps the
+    # first of equal values), dy added there
+    x, _, dy = ins
+    xn = _nchw(cx, x)
+    _, idx = cx.op("MaxPool", [xn], n_out=2, auto_pad=_auto_pad(node), kernel_shape=list(node.attrs["ksize"]),
+                   strides=list(node.attrs["strides"]))
+    flat = cx.op1("Reshape", [xn, cx.i64([-1])])
+    zero = helper.make_tensor("zero", elem_type(node.inputs[0].dtype, node), [1], [0])
+    zeros = cx.op1("ConstantOfShape", [cx.op1("Shape", [flat])], value=zero)
+    dx = cx.op1("ScatterElements", [zeros, cx.op1("Reshape", [idx, cx.i64([-1])]),
+                                    cx.op1("Reshape", [_nchw(cx, dy), cx.i64([-1])])], axis=0, reduction="add")
+    return _nhwc(cx, cx.op1("Reshape", [dx, cx.op1("Shape", [xn])]))
+
+
+def _tile_grad(cx, node, ins):
+    # g viewed as [m0, s0, m1, s1, ...] (x's shape s, the multiples m), summed over the m axes
+    r = _static_rank(cx, node.inputs[1], "tf.tile's gradient")
+    if r == 0:
+        return cx.op("Identity", [ins[0]])
+    m = cx.i64(list(node.attrs["multiples"])) if node.op == "TileGrad" else cx.to_i64_1d(ins[2])
+    pairs = cx.op1("Concat", [cx.op1("Unsqueeze", [m, cx.i64([1])]),
+                              cx.op1("Unsqueeze", [cx.op1("Shape", [ins[1]]), cx.i64([1])])], axis=1)
+    g = cx.op1("Reshape", [ins[0], cx.op1("Reshape", [pairs, cx.i64([-1])])])
+    return cx.op("ReduceSum", [g, cx.i64(list(range(0, 2 * r, 2)))], keepdims=0)
+
+
+def _zeros_of(cx, t, like):
+    zero = helper.make_tensor("zero", elem_type(t.dtype, cx.node), [1], [0])
+    return cx.op1("ConstantOfShape", [cx.op1("Shape", [like])], value=zero)
+
+
+def _scatter_along(cx, node, ins):
+    g, idx, like = ins
+    axis = node.attrs["axis"] % max(_static_rank(cx, node.inputs[2], "a sort's gradient"), 1)
+    idx = cx.op1("Cast", [idx], to=TP.INT64)
+    return cx.op("ScatterElements", [_zeros_of(cx, node.inputs[0], like), idx, g], axis=axis, reduction="add")
+
+
+def _take_along(cx, node, ins):
+    axis = node.attrs["axis"] % max(_static_rank(cx, node.inputs[0], "take_along_axis"), 1)
+    return cx.op("GatherElements", [ins[0], cx.op1("Cast", [ins[1]], to=TP.INT64)], axis=axis)
+
+
+def _cumsum_reverse(cx, node, ins):
+    return cx.op("CumSum", [ins[0], cx.i64(node.attrs["axis"])], reverse=1)
+
+
+def _gather_grad(cx, node, ins):
+    # tf.gather's gradient (dense): g's rows added at their indices of a zero params
+    g, idx, p = ins
+    rp = _static_rank(cx, node.inputs[2], "tf.gather's gradient")
+    ri = _static_rank(cx, node.inputs[1], "tf.gather's gradient")
+    axis = node.attrs["axis"] % max(rp, 1)
+    perm_p = [axis] + [i for i in range(rp) if i != axis]
+    lead = list(range(axis, axis + ri))
+    perm_g = lead + [i for i in range(rp - 1 + ri) if i not in lead]
+    z = _zeros_of(cx, node.inputs[0], p)
+    if axis:
+        z = cx.op1("Transpose", [z], perm=perm_p)
+        g = cx.op1("Transpose", [g], perm=perm_g)
+    idx = cx.op1("Unsqueeze", [cx.op1("Cast", [idx], to=TP.INT64), cx.i64([-1])])
+    dz = cx.op1("ScatterND", [z, idx, g], reduction="add")
+    if axis:
+        return cx.op("Transpose", [dz], perm=[int(i) for i in np.argsort(perm_p)])
+    return [dz]
+
+
+def _concat_grad(cx, node, ins):
+    axis = node.attrs["axis"]
+    rank = _static_rank(cx, node.inputs[1], "tf.concat's gradient")
+    axis %= max(rank, 1)
+    if len(ins) == 2:
+        return cx.op("Identity", [ins[0]])
+    sizes = cx.op1("Concat", [cx.op1("Slice", [cx.op1("Shape", [x]), cx.i64([axis]), cx.i64([axis + 1])])
+                              for x in ins[1:]], axis=0)
+    return cx.op("Split", [ins[0], sizes], n_out=len(ins) - 1, axis=axis)
+
+
+class _AsSlice:
+    """A StridedSliceGrad node seen as the StridedSlice of its x (input 1)."""
+
+    def __init__(self, node):
+        self.attrs, self.inputs, self.location = node.attrs, node.inputs[1:], getattr(node, "location", None)
+
+
+def _strided_slice_grad(cx, node, ins):
+    # g written at x[key]'s flat positions (the same slice of an iota of x's shape) in zeros
+    g, x = ins[0], ins[1]
+    shape = cx.op1("Shape", [x])
+    iota = cx.op1("Range", [cx.const(np.array(0, np.int64)), cx.op1("Size", [x]), cx.const(np.array(1, np.int64))])
+    positions = _strided_slice(cx, _AsSlice(node), [cx.op1("Reshape", [iota, shape])] + list(ins[2:]))[0]
+    flat = cx.op1("ScatterND", [cx.op1("Reshape", [_zeros_of(cx, node.inputs[0], x), cx.i64([-1])]),
+                                cx.op1("Reshape", [positions, cx.i64([-1, 1])]),
+                                cx.op1("Reshape", [g, cx.i64([-1])])])
+    return cx.op("Reshape", [flat, shape])
+
+
 # Each op's lowering, attached to its declaration in the op table
 for _name, _fn in {
     # control flow
@@ -1959,6 +2109,20 @@ for _name, _fn in {
     "UnsortedSegmentProd": _segment("prod", False),
     "Conv2D": _conv2d,
     "MaxPool": _pool("MaxPool"),
+    "MaxPoolGrad": _max_pool_grad,
+    "BroadcastToShapeOf": _bcast_like,
+    "ReshapeLike": _reshape_like,
+    "SumToShapeOf": _sum_to_like,
+    "ExpandReducedAxes": _expand_reduced_axes,
+    "BiasAddGrad": _bias_add_grad,
+    "TileGrad": _tile_grad,
+    "TileGradDyn": _tile_grad,
+    "ScatterAlongAxis": _scatter_along,
+    "TakeAlongAxis": _take_along,
+    "CumsumReverse": _cumsum_reverse,
+    "GatherGrad": _gather_grad,
+    "ConcatGrad": _concat_grad,
+    "StridedSliceGrad": _strided_slice_grad,
     "AvgPool": _pool("AveragePool"),
     # explicitly not exportable
     "ReduceDataset": _not_exportable("datasets have no ONNX equivalent"),
