@@ -53,7 +53,13 @@ class Callback:
     def on_test_end(self, logs=None):
         pass
 
+    def on_test_batch_begin(self, batch, logs=None):
+        pass
+
     def on_test_batch_end(self, batch, logs=None):
+        pass
+
+    def on_predict_batch_begin(self, batch, logs=None):
         pass
 
     def on_predict_begin(self, logs=None):
@@ -372,9 +378,16 @@ class CallbackList:
             c.set_params(params)
 
     def __getattr__(self, name):
-        def call(*args, **kwargs):
+        # as Keras' CallbackList: every hook gets a logs dict (the same one for all callbacks, which may add
+        # to it), after the batch or epoch index for the batch and epoch hooks
+        indexed = "batch" in name or "epoch" in name
+
+        def call(*args, logs=None):
+            if len(args) > (1 if indexed else 0):
+                args, logs = args[:-1], args[-1]
+            logs = {} if logs is None else logs
             for c in self.callbacks:
-                getattr(c, name)(*args, **kwargs)
+                getattr(c, name)(*args, logs)
 
         return call
 

@@ -12,8 +12,9 @@ from autograph_cli.runtime.shapes import TensorShape
 from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 
 from . import activations, initializers
-from . import _attention, _image, _more_layers, _text
+from . import _attention, _encoding, _image, _more_layers, _text
 from ._attention import *  # noqa: F403
+from ._encoding import *  # noqa: F403
 from ._image import *  # noqa: F403
 from ._layer import KerasTensor, Layer, _take_regularizers
 from ._more_layers import *  # noqa: F403
@@ -34,6 +35,7 @@ __all__ += _more_layers.__all__
 __all__ += _attention.__all__
 __all__ += _text.__all__
 __all__ += _image.__all__
+__all__ += _encoding.__all__
 
 
 def _tuple2(v, name):

@@ -360,6 +360,15 @@ def _next_mask(layer, x, mask):
     return compute(x, mask)
 
 
+def _callback_list(callbacks, model, params):
+    """evaluate/predict's callbacks: fit's own CallbackList as it is, a list made into one, or None."""
+    if not callbacks:
+        return None
+    if isinstance(callbacks, _cb.CallbackList):
+        return callbacks
+    return _cb.CallbackList(list(callbacks), model, params)
+
+
 def _floats(logs):
     return {k: float(np.asarray(v.numpy() if hasattr(v, "numpy") else v)) for k, v in logs.items()}
 
@@ -847,7 +856,8 @@ class Model(Layer):
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
                 vx, vy, vsw = _unpack(validation_data)
                 val = self.evaluate(vx, vy, batch_size=validation_batch_size or batch_size, verbose=0,
-                                    sample_weight=vsw, steps=validation_steps, return_dict=True)
+                                    sample_weight=vsw, steps=validation_steps, return_dict=True,
+                                    callbacks=cbs if cbs.callbacks[:-1] else None)
                 logs.update({f"val_{k}": v for k, v in val.items()})
             # as Keras: the callbacks (which may add to logs, e.g. the learning
             # rate) run before the progress line of the epoch is printed
@@ -866,17 +876,26 @@ class Model(Layer):
         verbose = 1 if verbose == "auto" else verbose
         progress = _cb.ProgbarLogger(verbose, data.steps, mode="test")
         test = self.make_test_function()
+        cbs = _callback_list(callbacks, self, {"verbose": verbose, "epochs": 1, "steps": data.steps})
         self.reset_metrics()
+        if cbs is not None:
+            cbs.on_test_begin()
         progress.begin()
         out = {}
         step = 0
         for batch in data:
+            if cbs is not None:
+                cbs.on_test_batch_begin(step)
             out = test(batch)
             step += 1
             progress._seen = step
             if progress.rich:
                 progress.update(step, _floats(out))
+            if cbs is not None:
+                cbs.on_test_batch_end(step - 1, _floats(out))
         logs = _floats(out)
+        if cbs is not None:
+            cbs.on_test_end(logs)
         progress.end(logs)
         if return_dict:
             return logs
@@ -888,11 +907,20 @@ class Model(Layer):
         verbose = 1 if verbose == "auto" else verbose
         progress = _cb.ProgbarLogger(verbose, data.steps, mode="predict")
         fn = self.make_predict_function()
+        cbs = _callback_list(callbacks, self, {"verbose": verbose, "epochs": 1, "steps": data.steps})
         outs = []
+        if cbs is not None:
+            cbs.on_predict_begin()
         progress.begin()
         for i, batch in enumerate(data):
+            if cbs is not None:
+                cbs.on_predict_batch_begin(i)
             outs.append(nest.map_structure(lambda t: t.numpy(), fn(batch)))
             progress.update(i + 1)
+            if cbs is not None:
+                cbs.on_predict_batch_end(i, {"outputs": outs[-1]})
+        if cbs is not None:
+            cbs.on_predict_end()
         progress.end()
         if not outs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs).")
