@@ -176,3 +176,35 @@ def test_gather_with_batch_dims(axis, batch_dims):
     specs = [tf.TensorSpec([None, 3, 4, 5], tf.float32), tf.TensorSpec([None] + list(idx.shape[1:]), tf.as_dtype(idx.dtype))]
     three_engines(lambda p, i: tf.gather(p, i, axis=axis, batch_dims=batch_dims), specs, [params, idx])
     grads_agree(lambda p: tf.gather(p, tf.constant(idx), axis=axis, batch_dims=batch_dims), tf.constant(params))
+
+
+def _symmetric_lower(*shape, dtype=np.float32):
+    """A matrix whose upper triangle is noise: eigh reads the lower one only (LAPACK's UPLO="L")."""
+    a = RNG.normal(size=shape).astype(dtype)
+    return (a + RNG.normal(size=shape).astype(dtype) * np.triu(np.ones(shape[-2:]), 1)).astype(dtype)
+
+
+def test_eigh_exports_by_jacobi_rotations_and_agrees_on_three_engines():
+    # eigenvalues (ascending) the same on the runtime, onnxruntime and XLA
+    three_engines(tf.linalg.eigvalsh, [tf.TensorSpec([4, 4])], (_symmetric_lower(4, 4),), (np.eye(4, dtype=np.float32),))
+    three_engines(tf.linalg.eigvalsh, [tf.TensorSpec([None, 6, 6])], (_symmetric_lower(3, 6, 6),), (_symmetric_lower(1, 6, 6),))
+    three_engines(lambda x: tf.linalg.eigh(x)[0] * 2.0, [tf.TensorSpec([2, 3, 3], tf.float64)],
+                  (_symmetric_lower(2, 3, 3, dtype=np.float64),), rtol=1e-10, atol=1e-12)
+    # eigenvectors: each column is determined up to its sign (and within a
+    # repeated eigenvalue's space only as a basis): a v = v w, v orthonormal,
+    # and |v' v_runtime| = I where the eigenvalues are distinct
+    for n, batch in ((1, ()), (5, ()), (4, (2,)), (8, ())):
+        spec = tf.TensorSpec(batch + (n, n))
+        sess = ort.InferenceSession(to_onnx(tf.function(tf.linalg.eigh), args=[spec]).SerializeToString(),
+                                    providers=["CPUExecutionProvider"])
+        for a in (_symmetric_lower(*batch, n, n), np.broadcast_to(np.eye(n, dtype=np.float32) * 2, batch + (n, n))):
+            a = np.ascontiguousarray(a)
+            w, v = sess.run(None, {sess.get_inputs()[0].name: a})
+            we, ve = (t.numpy() for t in tf.linalg.eigh(tf.constant(a)))
+            sym = np.tril(a) + np.swapaxes(np.tril(a, -1), -1, -2)
+            np.testing.assert_allclose(w, we, atol=1e-5 * max(1, np.abs(we).max()))
+            np.testing.assert_allclose(sym @ v, v * w[..., None, :], atol=2e-5 * max(1, np.abs(we).max()))
+            np.testing.assert_allclose(np.swapaxes(v, -1, -2) @ v, np.broadcast_to(np.eye(n), v.shape), atol=2e-6)
+            if np.all(np.diff(we, axis=-1) > 1e-3):
+                np.testing.assert_allclose(np.abs(np.swapaxes(v, -1, -2) @ ve), np.broadcast_to(np.eye(n), v.shape),
+                                           atol=2e-5)

@@ -1692,6 +1692,68 @@ def _cholesky(cx, node, ins):
     return cx.op("Concat", cols, axis=-1) if n > 1 else [cols[0]]
 
 
+def _eigh(cx, node, ins):
+    # cyclic Jacobi for a matrix size known when exporting (ONNX has no
+    # eigensolver): the lower triangle mirrored (as LAPACK's UPLO="L"), then
+    # sweeps of plane rotations J (zeroing a[p, q] for every p < q), a <- J'aJ,
+    # v <- vJ, in a Loop (quadratic convergence: the sweep count is ample for
+    # the sizes this is for); eigenvalues ascending, vectors' columns in the
+    # same order (each determined up to its sign)
+    n, rank = _matrix_size(node)
+    dtype = node.inputs[0].dtype.np
+    et = elem_type(node.inputs[0].dtype, node)
+    a0 = ins[0]
+    if n == 1:
+        return [cx.op1("ReduceSum", [a0, cx.i64([-1])], keepdims=0),
+                cx.op1("Expand", [cx.const(np.ones((1, 1), dtype)), cx.op1("Shape", [a0])])]
+    lower = cx.const(np.tril(np.ones((n, n), bool)))
+    a0 = cx.op1("Where", [lower, a0, _swap_last(cx, a0, rank)])
+    eye = cx.const(np.eye(n, dtype=dtype))
+    v0 = cx.op1("Add", [cx.op1("Mul", [a0, cx.const(np.array(0, dtype))]), eye])  # eye, batched like a
+    sweeps = 8 if dtype == np.float32 else 12
+    info = lambda nm: helper.make_tensor_value_info(nm, et, None)  # noqa: E731
+
+    def body():
+        a, v = a_in, v_in
+        one, zero = cx.const(np.array(1, dtype)), cx.const(np.array(0, dtype))
+        for p in range(n - 1):
+            for q in range(p + 1, n):
+                def at(m, i, j):
+                    return cx.op1("Gather", [cx.op1("Gather", [m, cx.i64([i])], axis=rank - 2), cx.i64([j])], axis=rank - 1)
+                apq, app, aqq = at(a, p, q), at(a, p, p), at(a, q, q)  # [..., 1, 1]
+                is0 = cx.op1("Equal", [apq, zero])
+                theta = cx.op1("Div", [cx.op1("Sub", [aqq, app]),
+                                       cx.op1("Mul", [cx.const(np.array(2, dtype)), cx.op1("Where", [is0, one, apq])])])
+                sgn = cx.op1("Where", [cx.op1("Less", [theta, zero]), cx.const(np.array(-1, dtype)), one])
+                t = cx.op1("Div", [sgn, cx.op1("Add", [cx.op1("Abs", [theta]),
+                                                       cx.op1("Sqrt", [cx.op1("Add", [cx.op1("Mul", [theta, theta]), one])])])])
+                t = cx.op1("Where", [is0, zero, t])
+                c = cx.op1("Div", [one, cx.op1("Sqrt", [cx.op1("Add", [cx.op1("Mul", [t, t]), one])])])
+                sn = cx.op1("Mul", [t, c])
+                e = np.zeros((4, n, n), dtype)
+                e[0, p, p] = e[0, q, q] = 1
+                e[1, p, q] = 1
+                e[2, q, p] = 1
+                diag = cx.op1("Add", [eye, cx.op1("Mul", [cx.op1("Sub", [c, one]), cx.const(e[0])])])
+                off = cx.op1("Mul", [sn, cx.const(e[1] - e[2])])
+                j, jt = cx.op1("Add", [diag, off]), cx.op1("Sub", [diag, off])  # (J' written out: a Transpose
+                # into a MatMul becomes onnxruntime 1.23's FusedMatMul, which has no float64 kernel)
+                a = cx.op1("MatMul", [cx.op1("MatMul", [jt, a]), j])
+                v = cx.op1("MatMul", [v, j])
+        return [(c_in, lambda nm: helper.make_tensor_value_info(nm, TP.BOOL, [])),
+                (a, info), (v, info)]
+
+    it, c_in, a_in, v_in = cx.fresh("it"), cx.fresh("cond"), cx.fresh("a"), cx.fresh("v")
+    g = cx.subgraph(body, [(it, helper.make_tensor_value_info(it, TP.INT64, [])),
+                           (c_in, helper.make_tensor_value_info(c_in, TP.BOOL, [])),
+                           (a_in, info(a_in)), (v_in, info(v_in))], "eigh")
+    a, v = cx.op("Loop", [cx.i64(sweeps), cx.const(np.array(True)), a0, v0], n_out=2, body=g)
+    w = cx.op1("ReduceSum", [cx.op1("Mul", [a, eye]), cx.i64([-1])], keepdims=0)  # the diagonal, [..., n]
+    w, idx = cx.op("TopK", [w, cx.i64([n])], n_out=2, axis=-1, largest=0, sorted=1)
+    cols = cx.op1("Expand", [cx.op1("Unsqueeze", [idx, cx.i64([-2])]), cx.op1("Shape", [v])])
+    return [w, cx.op1("GatherElements", [v, cols], axis=-1)]
+
+
 def _eye_mask(cx, m, n):
     """[m, n] bool: row index == column index (m, n: int64 scalars)."""
     zero, one = cx.i64(0), cx.i64(1)
@@ -2093,6 +2155,7 @@ for _name, _fn in {
     "MatrixSolve": _matrix_solve,
     "LogMatrixDeterminant": _slogdet,
     "Cholesky": _cholesky,
+    "SelfAdjointEigV2": _eigh,
     "Cumprod": _cumprod,
     "MatrixDiagPart": _diag_part,
     "MatrixDiag": _diag,
