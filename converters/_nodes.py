@@ -216,19 +216,10 @@ def parenthesize(value: cst.BaseExpression) -> cst.BaseExpression:
     return replace(value, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-def any_of(flags: Sequence[str]) -> cst.BaseExpression:
-    """``a or b or c`` over flag names."""
-    expr: cst.BaseExpression = _Name(value=flags[0])
-    for f in flags[1:]:
-        expr = make(cst.BooleanOperation, left=expr, operator=make(cst.Or), right=_Name(value=f))
-    return expr
-
-
-def none_of(flags: Sequence[str]) -> cst.BaseExpression:
-    """``not (a or b)`` (``not a`` for one flag)."""
-    if len(flags) == 1:
-        return not_(_Name(value=flags[0]))
-    return not_(parenthesize(any_of(flags)))
+def flag_test(flags: Sequence[str]) -> FlagTest:
+    """``not a`` / ``not (a or b)`` over flag names (``none_of``), as one
+    node the expression rewrite turns into its converted text at once."""
+    return _FlagTest(flags=tuple(flags))
 
 
 def decl(kind: str, names: Sequence[str]) -> cst.SimpleStatementLine:
@@ -464,3 +455,36 @@ def helper_def(fn_name: str, params: Sequence[str], body: Sequence[cst.BaseState
 def call_line(head: str, value, tail: str, leading_lines=()) -> CallLine:
     """The statement ``<head><value><tail>`` (see ``CallLine``)."""
     return _CallLine(head=head, value=value, tail=tail, leading_lines=leading_lines)
+
+
+@dataclass(frozen=True)
+class FlagTest(cst.BaseExpression):
+    """``not (a or b)`` over generated flag names (jump lowering's guards and
+    loop tests), held as the names. Prints as ``none_of(flags)`` would; the
+    expression rewrite (``expressions``) makes it ``Code`` with the text of
+    its converted form, ``ag__.not_(ag__.or_(a, lambda: b))``, without
+    walking a tree of nodes."""
+
+    flags: tuple
+    lpar: Sequence[cst.LeftParen] = ()
+    rpar: Sequence[cst.RightParen] = ()
+
+    def _visit_and_replace_children(self, visitor):
+        return self
+
+    def python_text(self) -> str:
+        flags = self.flags
+        return f"not {flags[0]}" if len(flags) == 1 else f"not ({' or '.join(flags)})"
+
+    def converted(self) -> Code:
+        flags = self.flags
+        if len(flags) == 1:
+            return _Code(value=f"{AG}.not_({flags[0]})")
+        rest = "".join(f", lambda: {f}" for f in flags[1:])
+        return _Code(value=f"{AG}.not_({AG}.or_({flags[0]}{rest}))")
+
+    def _codegen_impl(self, state) -> None:
+        state.add_token(self.python_text())
+
+
+_FlagTest = maker(FlagTest)

@@ -262,6 +262,8 @@ class ControlFlowConverter:
         return self._in_place(stmt, live_after, in_helper)
 
     def _expr(self, node):
+        if type(node) is n.FlagTest:
+            return node.converted()
         f = self.info.facts.get(node)
         if f is not None and not f.rewrite:
             return node  # (nothing below it the rewrite changes)
@@ -402,7 +404,7 @@ class ControlFlowConverter:
 
     def _loop_flags_test(self, stmt):
         flags = self.inputs.loop_flags.get(stmt)
-        return n.none_of(flags) if flags else None
+        return n.flag_test(flags) if flags else None
 
     def _while(self, stmt, live_after):
         if stmt.orelse is not None:

@@ -158,6 +158,9 @@ class ExpressionConverter(NodeRewriter):
         args = [pairs[0]] + [n.lam(pair) for pair in pairs[1:]]
         return _keep_parens(updated, n.ag_call("and_", *args))
 
+    def leave_FlagTest(self, original, updated):
+        return updated.converted()  # (generated flag names: nothing below it to rewrite)
+
     def leave_UnaryOperation(self, original, updated):
         if type(updated.operator) is cst.Not:
             return _keep_parens(updated, n.ag_call("not_", _strip_parens(updated.expression)))

@@ -127,7 +127,7 @@ class JumpLowering:
         block after a jump), ``loop_else``, ``try_else``."""
         flags = sorted(flags)
         self.flags_read.update(flags)
-        node = n.if_(n.none_of(flags), body)
+        node = n.if_(n.flag_test(flags), body)
         self.table.add_facts(node.test, Facts(set(flags), set(), set()))  # the flags are live before it
         self.guards[node] = kind
         reads = set(flags)
