@@ -10,9 +10,10 @@ only to compare, when a hooked run fails something).
 
 The packages are vendored as their PyPI sdists (MIT or BSD licensed; the
 sdists carry their licences) under tests/data/third_party, so that this
-tier needs no network: more-itertools, toolz, six, inflection and boltons
+tier needs no network: more-itertools, toolz, six, inflection, boltons
 (whose suite reads frames: a sentinel factory records its caller's module,
-tracebacks utilities count frames, deprecation warnings use stacklevel).
+tracebacks utilities count frames, deprecation warnings use stacklevel),
+and pluggy and iniconfig (pytest itself then runs on their converted copies).
 """
 from __future__ import annotations
 
@@ -27,13 +28,18 @@ import pytest
 
 DATA = Path(__file__).resolve().parent / "data" / "third_party"
 
-# sdist -> (modules to convert, pytest arguments)
+# sdist -> (modules to convert, pytest arguments[, the sdist's directory of
+# the package, put first on the path])
 SUITES = {
     "more_itertools-11.2.1": (["more_itertools", "tests"], ["tests"]),
     "toolz-1.2.0": (["toolz", "tlz"], ["toolz/tests"]),
     "six-1.17.0": (["six", "test_six"], ["test_six.py"]),
     "inflection-0.5.1": (["inflection", "test_inflection"], ["test_inflection.py"]),
     "boltons-26.2.0": (["boltons", "tests"], ["tests"]),
+    # pytest's own plugin manager and ini parser: pytest runs on the
+    # converted copies (imported after the hook is installed)
+    "pluggy-1.7.0": (["pluggy"], ["testing", "--ignore=testing/benchmark.py"], "src"),
+    "iniconfig-2.3.1": (["iniconfig"], ["testing"], "src"),
 }
 
 # Tests allowed to fail beyond the plain run's: {(suite, mode): test ids}.
@@ -83,10 +89,11 @@ def _unpack(root: Path, name: str) -> Path:
     return target
 
 
-def _pytest(cwd: Path, plugins: Path, args: list, convert: list | None, forced: bool):
+def _pytest(cwd: Path, plugins: Path, args: list, convert: list | None, forced: bool, src: str | None = None):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "AUTOGRAPH_", "COV_"))}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPATH"] = os.pathsep.join([str(plugins), *filter(None, [os.environ.get("PYTHONPATH")])])
+    env["PYTHONPATH"] = os.pathsep.join([*([str(cwd / src)] if src else []), str(plugins),
+                                         *filter(None, [os.environ.get("PYTHONPATH")])])
     env["PYTHONHASHSEED"] = "0"
     env["AUTOGRAPH_TIER_FORCE"] = "1" if forced else "0"
     pytest_args = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", "-p", "autograph_tier"]
@@ -121,9 +128,9 @@ SLOW = {"more_itertools-11.2.1"}
 @pytest.mark.parametrize("mode", ["fast", "forced"])
 @pytest.mark.parametrize("suite", [pytest.param(s, marks=[pytest.mark.slow] if s in SLOW else []) for s in sorted(SUITES)])
 def test_suite_under_the_hook(workdir, suite, mode):
-    convert, args = SUITES[suite]
+    convert, args, *src = SUITES[suite]
     cwd = _unpack(workdir, suite)
-    r = _pytest(cwd, workdir / "plugins", args, convert, forced=mode == "forced")
+    r = _pytest(cwd, workdir / "plugins", args, convert, forced=mode == "forced", src=src[0] if src else None)
     passed, failed = _outcome(r)
     tail = (r.stdout[-4000:] + r.stderr[-2000:])
     assert passed > 0, tail
@@ -133,6 +140,6 @@ def test_suite_under_the_hook(workdir, suite, mode):
     compiled = int(re.search(r"^autograph-tier: functional-code=(\d+)$", r.stdout, re.M).group(1))
     assert (compiled > 0) == (mode == "forced"), compiled
     if r.returncode != 0 or failed:
-        plain = _pytest(cwd, workdir / "plugins", args, None, forced=False)
+        plain = _pytest(cwd, workdir / "plugins", args, None, forced=False, src=src[0] if src else None)
         plain_passed, plain_failed = _outcome(plain)
         assert failed - KNOWN.get((suite, mode), set()) <= plain_failed and plain_passed > 0, tail
