@@ -10,19 +10,33 @@
 (``pop`` elsewhere in an expression stays as written: a staged list cannot
 change in the middle of an expression, and says so when it is tried.)
 
-Only local variables of the function are rewritten (``self.xs.append`` or a
-global list stay as written): the rebinding must not change which object any
-other name sees, and on Python lists ``list_append``/``list_pop`` return the
-same list object.
+Only local variables of the function are rebound (a global list stays as
+written): the rebinding must not change which object any other name sees,
+and on Python lists ``list_append``/``list_pop`` return the same list object.
 
-Entry: ``transform(small, local_names) -> small | None`` (a statement-level
-rewrite the function's driver gives the control-flow converter).
+A list held in an attribute or a constant item (``o.acc``, ``self.p.q``,
+``d['k']``: a composite name) is never assigned: it is read once, where
+Python reads it, as a place, and the operators write a new list back into
+it only when one was made (a list a staged loop carries):
+
+- statement ``o.acc.append(v)`` -> ``ag__.list_append(ag__.attr_ref(o, 'acc'), v)``
+- statement ``v = d['k'].pop()`` -> ``v = ag__.list_pop(ag__.item_ref(d, 'k'))[1]``
+  (likewise a bare ``pop``, ``return``, and augmented assignments)
+
+The composite name is what the rewritten statement binds (a staged
+construct around it carries it). Private attributes (``self.__xs``) stay as
+written (their names are mangled).
+
+Entry: ``transform(small, local_names) -> small | (small, composite names
+it binds) | None`` (a statement-level rewrite the function's driver gives
+the control-flow converter).
 """
 from __future__ import annotations
 
 import libcst as cst
 
 from . import _nodes as n
+from .control_flow import composite_name
 
 
 def _method_call(expr, method):
@@ -50,9 +64,79 @@ def _item(expr, index: int):
     return cst.Subscript(value=expr, slice=[cst.SubscriptElement(cst.Index(cst.Integer(str(index))))])
 
 
+def _place(expr):
+    """``(ag__.attr_ref(o, 'acc'), "o.acc")`` for the list ``expr`` held in
+    an attribute or a constant item of a name; None otherwise."""
+    if type(expr) not in (cst.Attribute, cst.Subscript):
+        return None
+    text = composite_name(expr)
+    if text is None or _private(expr):
+        return None
+    if type(expr) is cst.Attribute:
+        return n.ag_call("attr_ref", expr.value, cst.SimpleString(repr(expr.attr.value))), text
+    return n.ag_call("item_ref", expr.value, expr.slice[0].slice.value), text
+
+
+def _private(expr) -> bool:
+    """An attribute in the chain is private (``self.__xs``): compiled code
+    mangles it, a name in a string would not be."""
+    while type(expr) in (cst.Attribute, cst.Subscript):
+        if type(expr) is cst.Attribute:
+            attr = expr.attr.value
+            if attr.startswith("__") and not attr.endswith("__"):
+                return True
+        expr = expr.value
+    return False
+
+
+def _composite_call(expr, method):
+    """``(place, composite name, arguments)`` when ``expr`` calls ``method``
+    on a list held in an attribute or a constant item."""
+    if (
+        type(expr) is cst.Call
+        and type(expr.func) is cst.Attribute
+        and expr.func.attr.value == method
+        and all(a.keyword is None and not a.star for a in expr.args)
+    ):
+        found = _place(expr.func.value)
+        if found is not None:
+            return found[0], found[1], [a.value for a in expr.args]
+    return None
+
+
+def _composite(small):
+    """``small`` with its ``append``/``pop`` on a list held in an attribute
+    or item through a place; None when it has none."""
+    if type(small) is cst.Expr:
+        found = _composite_call(small.value, "append")
+        if found and len(found[2]) == 1:
+            place, text, args = found
+            return cst.Expr(n.ag_call("list_append", place, args[0])), frozenset((text,))
+        found = _composite_call(small.value, "pop")
+        if found and len(found[2]) <= 1:
+            place, text, args = found
+            return cst.Expr(n.ag_call("list_pop", place, *args)), frozenset((text,))
+        return None
+    if type(small) is cst.Assign and len(small.targets) == 1 or type(small) in (cst.AugAssign, cst.Return):
+        found = small.value is not None and _composite_call(small.value, "pop")
+        if found and len(found[2]) <= 1:
+            place, text, args = found
+            if type(small) is not cst.Return:
+                target = small.targets[0].target if type(small) is cst.Assign else small.target
+                if composite_name(target) == text:
+                    return None
+            return n.replace(small, value=_item(n.ag_call("list_pop", place, *args), 1)), frozenset((text,))
+    return None
+
+
 def transform(small, local_names):
     """The small statement ``small`` in its list-operator form; None when it
-    has none. ``local_names``: the function's local variables (a container)."""
+    has none. ``local_names``: the function's local variables (a container).
+    A list held in an attribute or item gives ``(statement, the composite
+    names it binds)``."""
+    composite = _composite(small)
+    if composite is not None:
+        return composite
     if type(small) is cst.Expr:
         found = _method_call(small.value, "append")
         if found and len(found[1]) == 1 and found[0] in local_names:

@@ -14,7 +14,8 @@ in the node table with the facts and line of the statement it replaces; the
 result maps each rebuilt compound statement's original to it (the passes
 before keyed some of them: loop flags, guards) and says which names each
 rewritten line now binds beyond its facts (``xs.append(v)`` ->
-``xs = ag__.list_append(xs, v)`` binds ``xs``).
+``xs = ag__.list_append(xs, v)`` binds ``xs``; a rewrite may say so itself,
+returning ``(statement, names)``: ``o.acc.append(v)`` binds ``o.acc``).
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from .tables import NodeTable
 @dataclass(frozen=True)
 class StatementInputs:
     table: NodeTable  # facts and lines; the statements rebuilt here are entered in it
-    rewrite: Callable  # small statement -> its replacement, or None to keep it
+    rewrite: Callable  # small statement -> its replacement (or (replacement, composite names it binds)), or None
     keep: frozenset = frozenset()  # statements to leave as they are (flag inits, dead flag sets)
 
 
@@ -160,6 +161,9 @@ class _Rewrite:
             replaced = self.rewrite(candidate)
             if replaced is None:
                 continue
+            if type(replaced) is tuple:  # (statement, the composite names it binds)
+                replaced, composites = replaced
+                binds |= composites
             if type(replaced) is cst.Assign:
                 binds |= _bound_names(replaced)
             self.table.add_facts(replaced, self.table.facts(small))

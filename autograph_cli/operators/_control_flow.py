@@ -502,8 +502,62 @@ def assert_stmt(cond, msg_fn=None):
     return cond
 
 
+class ListPlace:
+    """Where a list that converted code appends to or pops from lives when it
+    is an attribute or an item (``o.acc.append(v)``, ``d['k'].pop()``):
+    ``ag__.attr_ref(o, 'acc')`` reads the list once, where Python reads it,
+    and ``list_append``/``list_pop`` given a place write a *new* list back
+    into it (a list a staged loop carries grows as a new value, a
+    TensorArray); a Python list changed in place is never written back, so
+    no setter runs and the object keeps its identity, as in Python."""
+
+    __slots__ = ("holder", "key", "is_attr", "value")
+
+    def __init__(self, holder, key, is_attr, value):
+        self.holder, self.key, self.is_attr, self.value = holder, key, is_attr, value
+
+    def write(self, value):
+        if value is not self.value:
+            if self.is_attr:
+                setattr(self.holder, self.key, value)
+            else:
+                self.holder[self.key] = value
+            self.value = value
+        return value
+
+
+def attr_ref(holder, name):
+    """``holder.name`` read as a ``ListPlace`` (see ``list_append``)."""
+    try:
+        return ListPlace(holder, name, True, getattr(holder, name))
+    except Exception as e:
+        _raise_at_caller(e)
+        raise
+
+
+def item_ref(holder, key):
+    """``holder[key]`` read as a ``ListPlace`` (see ``list_append``)."""
+    try:
+        return ListPlace(holder, key, False, holder[key])
+    except Exception as e:
+        _raise_at_caller(e)
+        raise
+
+
 def list_append(target, value):
-    """Statement ``target.append(value)``; returns the (possibly new) list."""
+    """Statement ``target.append(value)``; returns the (possibly new) list.
+    ``target`` may be a ``ListPlace`` (an attribute or item holding the
+    list): a new list is then written back into it."""
+    if type(target) is ListPlace:
+        lst = target.value
+        if type(lst) is list and not _backend(value):
+            lst.append(value)  # Python's own statement: in place, no setter
+            return lst
+        return target.write(_list_append(lst, value))
+    return _list_append(target, value)
+
+
+def _list_append(target, value):
     if type(target) is list:
         b = _backend(value)
         if b:  # a staged value: the backend decides (a list a staged loop carries accumulates)
@@ -522,7 +576,15 @@ def list_append(target, value):
 
 
 def list_pop(target, *index):
-    """Statement ``v = target.pop(*index)``; returns ``(list, v)``."""
+    """Statement ``v = target.pop(*index)``; returns ``(list, v)``.
+    ``target`` may be a ``ListPlace``: a new list is written back into it."""
+    if type(target) is ListPlace:
+        lst, value = _list_pop(target.value, index)
+        return target.write(lst), value
+    return _list_pop(target, index)
+
+
+def _list_pop(target, index):
     if type(target) is not list:
         b = _backend(target)
         if b:
@@ -556,7 +618,9 @@ def _raise_at_caller(exc):
     is Python code, its own frames stay and the caller re-raises as it is."""
     if exc.__traceback__ is not None and exc.__traceback__.tb_next is not None:
         return
-    frame = _getframe(2)
+    frame = _getframe(1)
+    while frame.f_code.co_filename == __file__:  # (the operator called from the user's line)
+        frame = frame.f_back
     filename, lineno = frame.f_code.co_filename, frame.f_lineno
     del frame
     _raise_from(exc, filename, lineno)

@@ -11,8 +11,25 @@ CASES = [
     ("v = xs.pop(0)", "xs, v = ag__.list_pop(xs, 0)"),
     ("xs.pop()", "xs = ag__.list_pop(xs)[0]"),
     ("return xs.pop()", "return ag__.list_pop(xs)[1]"),
+    # a list held in an attribute or a constant item: read once as a place
+    # (never assigned: no setter runs on Python lists); the rewrite binds the
+    # composite name
+    ("self.xs.append(v)", ("ag__.list_append(ag__.attr_ref(self, 'xs'), v)", "self.xs")),
+    ("o.p.q.append(f(v))", ("ag__.list_append(ag__.attr_ref(o.p, 'q'), f(v))", "o.p.q")),
+    ("d['k'].append(v)", ("ag__.list_append(ag__.item_ref(d, 'k'), v)", "d['k']")),
+    ("d[0][-1].append(v)", ("ag__.list_append(ag__.item_ref(d[0], -1), v)", "d[0][-1]")),
+    ("self.xs.pop()", ("ag__.list_pop(ag__.attr_ref(self, 'xs'))", "self.xs")),
+    ("v = d['k'].pop(0)", ("v = ag__.list_pop(ag__.item_ref(d, 'k'), 0)[1]", "d['k']")),
+    ("o.v = d['k'].pop()", ("o.v = ag__.list_pop(ag__.item_ref(d, 'k'))[1]", "d['k']")),
+    ("t += self.xs.pop()", ("t += ag__.list_pop(ag__.attr_ref(self, 'xs'))[1]", "self.xs")),
+    ("return self.xs.pop()", ("return ag__.list_pop(ag__.attr_ref(self, 'xs'))[1]", "self.xs")),
     # left as written (None): not a local, not a statement form, other methods
-    ("self.xs.append(v)", None),
+    ("self.__xs.append(v)", None),
+    ("self.__p.xs.append(v)", None),
+    ("d[k].append(v)", None),
+    ("f().xs.append(v)", None),
+    ("self.xs = self.xs.pop()", None),
+    ("self.xs.append(v, w)", None),
     ("g.append(v)", None),
     ("xs.append(*vs)", None),
     ("xs.append(v, w)", None),
@@ -29,6 +46,8 @@ def test_list_statement(src, expected):
     out = lists.transform(small, frozenset({"xs", "v", "self"}))
     if expected is None:
         assert out is None
+    elif type(expected) is tuple:
+        assert (cst.Module([]).code_for_node(out[0]), out[1]) == (expected[0], frozenset({expected[1]}))
     else:
         assert cst.Module([]).code_for_node(out) == expected
 

@@ -227,6 +227,93 @@ def return_in_try_in_loop(values):
     return "none"
 
 
+class _Watched:
+    """A list behind a property: its setter must never run for append/pop."""
+
+    def __init__(self):
+        self._items = []
+
+    @property
+    def items(self):
+        LOG.append("get items")
+        return self._items
+
+    @items.setter
+    def items(self, value):
+        LOG.append("set items")
+        self._items = value
+
+
+def append_to_attribute_list(n):
+    w = _Watched()
+    before = w._items
+    for i in range(n):
+        if i % 2:
+            w.items.append(i)
+        else:
+            w.items.append(-i)
+    while len(w._items) > 2:
+        LOG.append(w.items.pop())
+    return w._items is before, w._items
+
+
+def append_to_frozen_dataclass_list(n):
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Frozen:
+        acc: list
+        nested: dict
+
+    f = Frozen([], {"k": [1]})
+    for i in range(n):
+        f.acc.append(i * i)
+        f.nested["k"].append(i)
+        if i > 1:
+            v = f.nested["k"].pop(0)
+            LOG.append(v)
+    total = 0
+    while f.acc:
+        total += f.acc.pop()
+    return total, f.nested
+
+
+def append_to_nested_attribute_items(n):
+    class Box:
+        pass
+
+    b = Box()
+    b.inner = Box()
+    b.inner.rows = {0: [], "names": []}
+    for i in range(n):
+        b.inner.rows[0].append(i)
+        b.inner.rows["names"].append(str(i))
+    b.inner.rows[0].pop()
+    return b.inner.rows
+
+
+def append_to_missing_attribute(n):
+    class Box:
+        pass
+
+    def value():
+        LOG.append("value evaluated")
+        return n
+
+    b = Box()
+    if n > 0:
+        b.acc = []
+    b.acc.append(value())  # raise-site
+    return b.acc
+
+
+def pop_from_empty_item(n):
+    d = {"k": list(range(n))}
+    for _ in range(n + 1):
+        d["k"].pop()  # raise-site
+    return d
+
+
 CASES = {
     "early_return": [(-1,), (0,), (1,)],
     "return_in_if_without_else": [(5,), (2,)],
@@ -251,6 +338,11 @@ CASES = {
     "dict_setdefault_accumulation": [(["apple", "avocado", "banana"],)],
     "list_extend_and_insert": [(5,)],
     "return_in_try_in_loop": [([1, 2, 0, 3],), ([5],), ([],)],
+    "append_to_attribute_list": [(0,), (5,)],
+    "append_to_frozen_dataclass_list": [(0,), (4,)],
+    "append_to_nested_attribute_items": [(3,)],
+    "append_to_missing_attribute": [(0,), (2,)],
+    "pop_from_empty_item": [(2,)],
 }
 
 HYPOTHESIS = {
@@ -266,4 +358,6 @@ HYPOTHESIS = {
 
 TRACEBACK = {
     "pop_empty": ([1, 2],),
+    "append_to_missing_attribute": (0,),
+    "pop_from_empty_item": (2,),
 }

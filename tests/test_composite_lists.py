@@ -1,0 +1,202 @@
+"""Lists held in attributes and items (``o.acc.append(v)``, ``self.history``,
+``d['k'].pop()``) in staged loops and conditionals: the list a staged loop
+appends to becomes a TensorArray the loop carries, written back into the
+attribute or item after it, as a local list does. Differential: Python vs
+tf.function (numpy runtime), jit_compile, and the JAX backend. (On Python
+values the converted form appends in place, no setter call, identity kept:
+tests/corpus/returns_lists.py, run forced by test_differential.py.)"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph_cli.tf as tf
+
+
+class Box:
+    pass
+
+
+def _plain(v):
+    if isinstance(v, tf.Tensor):
+        v = v.numpy()
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, (list, tuple)):
+        return tuple(_plain(x) for x in v)
+    return v
+
+
+def attr_append_for(n):
+    o = Box()
+    o.acc = []
+    for i in range(n):
+        o.acc.append(i * 2)
+    return tf.stack(o.acc), len(o.acc)
+
+
+def nested_attr_append_while(n):
+    o = Box()
+    o.p = Box()
+    o.p.q = [10]
+    i = 0
+    while i < n:
+        o.p.q.append(i * i)
+        i += 1
+    return tf.reduce_sum(tf.stack(o.p.q)), len(o.p.q)
+
+
+def item_append_then_pop(n):
+    d = {"k": [1, 2, 3], "other": 5}
+    t = 0
+    for i in range(n):
+        d["k"].append(i + 5)
+    while len(d["k"]) > 2:
+        t += d["k"].pop()
+    return t, len(d["k"]), d["other"]
+
+
+def item_append_under_condition(a):
+    d = {"k": [a]}
+    if a > 0:
+        d["k"].append(a + 1)
+    return tf.reduce_sum(tf.stack(d["k"])), len(d["k"])
+
+
+def two_lists_in_one_object(n):
+    o = Box()
+    o.evens = []
+    o.odds = []
+    for i in range(n):
+        if i % 2 == 0:
+            o.evens.append(i)
+        else:
+            o.odds.append(i)
+    o.evens.append(100)
+    o.odds.append(-100)
+    return tf.reduce_sum(tf.stack(o.evens)), tf.reduce_sum(tf.stack(o.odds))
+
+
+def pop_into_attribute(n):
+    o = Box()
+    o.items = [1, 2, 3]
+    o.last = 0
+    for i in range(n):
+        o.items.append(i * 3)
+    o.last = o.items.pop()
+    return o.last, len(o.items)
+
+
+class History:
+    def __init__(self):
+        self.history = []
+
+    def run(self, n):
+        for i in range(n):
+            self.history.append(tf.cast(i, tf.float32) * 0.5)
+        return tf.stack(self.history)
+
+
+def method_history(n):
+    return History().run(n)
+
+
+PROGRAMS = [
+    (attr_append_for, [1, 4]),
+    (nested_attr_append_while, [0, 1, 4]),
+    (item_append_then_pop, [0, 3]),
+    (item_append_under_condition, [-3, 3]),
+    (two_lists_in_one_object, [0, 1, 5]),
+    (pop_into_attribute, [0, 2]),
+    (method_history, [1, 3]),
+]
+
+
+@pytest.mark.parametrize("fn, inputs", PROGRAMS, ids=[p[0].__name__ for p in PROGRAMS])
+def test_staged_equals_python(fn, inputs):
+    staged = tf.function(fn)
+    for a in inputs:
+        want = _plain(fn(a))
+        got = _plain(staged(tf.constant(a)))
+        assert got == want, (a, got, want)
+
+
+def test_the_list_is_a_tensor_array_written_back_after_the_loop():
+    seen = {}
+
+    @tf.function
+    def f(n):
+        o = Box()
+        o.acc = []
+        for i in tf.range(n):
+            o.acc.append(i)
+        seen["acc"] = o.acc
+        return o.acc.stack()
+
+    assert f(tf.constant(3)).numpy().tolist() == [0, 1, 2]
+    assert isinstance(seen["acc"], tf.TensorArray)
+
+
+def test_python_list_under_trace_keeps_its_identity():
+    # a Python loop inside a traced function: the list stays the same object
+    # (appended in place), no new value is written into the attribute
+    writes = []
+
+    class Watched:
+        def __init__(self):
+            self._acc = []
+
+        @property
+        def acc(self):
+            return self._acc
+
+        @acc.setter
+        def acc(self, value):
+            writes.append(value)
+            self._acc = value
+
+    holder = {}
+
+    @tf.function
+    def f(x):
+        w = Watched()
+        first = w.acc
+        for i in range(3):
+            w.acc.append(x * i)
+        holder["same"] = w.acc is first
+        return tf.stack(w.acc)
+
+    assert f(tf.constant(2)).numpy().tolist() == [0, 2, 4]
+    assert holder["same"] and writes == []
+
+
+def test_jit_compile_loop_of_known_length():
+    def f(x):
+        o = Box()
+        o.acc = []
+        for i in tf.range(4):
+            o.acc.append(x * tf.cast(i, tf.float32))
+        return tf.reduce_sum(tf.stack(o.acc))
+
+    want = f(tf.constant(2.0)).numpy()
+    assert tf.function(f)(tf.constant(2.0)).numpy() == want == 12.0
+    assert tf.function(f, jit_compile=True)(tf.constant(2.0)).numpy() == want
+
+
+def test_jax_backend_staged_loop_over_rows():
+    jax = pytest.importorskip("jax")
+    import autograph_cli.jax as agj
+
+    def f(xs):
+        d = {"k": []}
+        o = Box()
+        o.acc = [xs[0]]
+        for v in xs:
+            d["k"].append(v * 2)
+            o.acc.append(v + 1)
+        return jax.numpy.stack(d["k"]).sum() + jax.numpy.stack(o.acc).sum(), len(o.acc)
+
+    xs = np.arange(4.0, dtype=np.float32)
+    got = agj.jit(f)(xs)
+    want = f(list(xs))
+    assert float(got[0]) == float(want[0]) and int(got[1]) == want[1]
