@@ -914,13 +914,59 @@ GS_TO_TENSOR = ops.define("GradStackToTensor", lambda i, a: [(i[1].dtype, i[1].s
 not_differentiable("GradStackNew", "GradStackSize")
 
 
+# Second derivatives through a staged loop: the first gradient's backward loop
+# reads the values the forward loop pushed (GradStackGet at iteration k); the
+# gradient of that read is a gradient list (a variant) holding, at index k,
+# the tuple of the read values' gradients, which the forward loop's gradient
+# adds, iteration by iteration, to the gradients of what it pushed.
+class _GradTuple(tuple):
+    """The gradients of one iteration's pushed values (None: zero); adds
+    elementwise (the entries of a gradient list add with ``+``)."""
+
+    __slots__ = ()
+
+    def __add__(self, other):
+        return _GradTuple(b if a is None else a if b is None else a + b for a, b in zip(self, other))
+
+
+def _gs_grad_at(k, *ds):
+    k = int(k)
+    out = [None] * (k + 1)
+    out[k] = _GradTuple(None if d is None else np.asarray(d) for d in ds)
+    return out
+
+
+def _gs_grad_pick(h, k, *likes):
+    """Iteration ``k``'s entry of the gradient list ``h``: one gradient per
+    pushed value (zeros like it where none)."""
+    k = int(k)
+    entry = h[k] if 0 <= k < len(h) else None
+    out = []
+    for j, like in enumerate(likes):
+        v = entry[j] if entry is not None and j < len(entry) else None
+        out.append(np.zeros_like(np.asarray(like)) if v is None else v)
+    return tuple(out) if len(out) > 1 else out[0]
+
+
+GS_GRAD_AT = ops.define("GradStackGradAt", lambda i, a: _H, _gs_grad_at, nofold=True, sig="k, *ds")
+GS_GRAD_PICK = ops.define("GradStackGradPick", lambda i, a: [(t.dtype, t.shape) for t in i[2:]], _gs_grad_pick,
+                          nofold=True, sig="h, k, *likes")
+not_differentiable("GradStackGradAt", "GradStackGradPick")
+
+
+@register_gradient("GradStackGet")
+def _(op, d):
+    ds = [x if x is not None else ops.zeros_like(o) for x, o in zip(d, op.outputs)]
+    return [ops.apply1(GS_GRAD_AT, [op.inputs[1], *ds]), None]
+
+
 def _no_second_order(op, d):
     raise NotImplementedError(
-        "gradients of a staged loop's gradient (second derivatives through a tf.while_loop or a staged "
-        "for/while loop) are not supported by this runtime")
+        "gradients of a staged loop's gradient through the items of a staged for loop over a tensor are not "
+        "supported by this runtime")
 
 
-for _n in ("GradStackPush", "GradStackGet", "GradStackToTensor"):
+for _n in ("GradStackPush", "GradStackToTensor"):
     register_gradient(_n)(_no_second_order)
 
 

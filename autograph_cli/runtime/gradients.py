@@ -529,14 +529,15 @@ class _OneRegion:
         self.regions = (block,)
 
 
-def _needed(block, tensors):
+def _needed(block, tensors, known=()):
     """Ids of the nodes of `block` that computing `tensors` needs, and the ids
-    of the tensors needed."""
+    of the tensors needed (``known``: ids of tensors whose value is at hand,
+    whose nodes are not needed)."""
     need = {id(t) for t in tensors}
     keep = set()
     for n in reversed(block.nodes):
         for o in n.outputs:
-            if id(o) in need:
+            if id(o) in need and id(o) not in known:
                 break
         else:
             continue
@@ -556,7 +557,7 @@ def _m(mapping, t):
 def _clone_block(src, mapping, need_tensors):
     """Re-create in the current block the nodes of `src` that `need_tensors`
     need (recomputation, without side effects nothing needs)."""
-    keep, _ = _needed(src, need_tensors)
+    keep, _ = _needed(src, need_tensors, mapping)
     for n in src.nodes:
         if n.id in keep:
             _clone_node(n, mapping)
@@ -624,30 +625,158 @@ def _symbolic_result(t):
     return t
 
 
-def _check_replayable(node, what):
-    """The backward pass replays a region: refuse when the region assigns a
-    variable it also reads (the replay would read the final value)."""
-    assigned, read = {}, set()
+# Variable reads inside conds and loops. The backward pass replays a region
+# (it recomputes what the gradient needs); a variable read there again would
+# give the value the variable has when the gradient runs, not the one the
+# forward pass read (the region or a later statement may assign it). So the
+# forward values of the reads are kept: a conditional outputs each read of its
+# branches (zeros on the others), a loop pushes its body's reads with the
+# values each iteration starts from; the replay takes them instead of reading.
+# (Reads inside a loop nested in a region are still replayed: refused when the
+# variable is assigned in the region or after it.)
 
-    def visit(block):
+def _known_shape(var):
+    return var.shape.is_fully_defined()
+
+
+def _block_reads(block):
+    """``[(read tensor, variable, tensor of `block` holding its forward
+    value)]``: the reads made directly in `block`, those of the
+    conditionals in it (through their outputs), and those of the loops in it
+    that do not assign the variable (the value it has when the loop starts,
+    read there)."""
+    out = []
+    for n in list(block.nodes):
+        if n.opdef is READ:
+            out.append((n.outputs[0], n.attrs["var"], n.outputs[0]))
+        elif n.opdef is COND:
+            out.extend(_hoist_cond(n))
+        elif n.regions:
+            out.extend(_hoist_loop_invariant(n, block))
+    return out
+
+
+def _region_vars(node):
+    """(reads ``[(read tensor, variable)]``, ids of the variables assigned)
+    anywhere in `node`'s regions."""
+    reads, assigned = [], set()
+    stack = [r for r in node.regions if r is not None]
+    while stack:
+        b = stack.pop()
+        for n in b.nodes:
+            if n.opdef is READ:
+                reads.append((n.outputs[0], n.attrs["var"]))
+            elif n.opdef in (ASSIGN, ASSIGN_ADD, ASSIGN_SUB):
+                assigned.add(id(n.attrs["var"]))
+            stack.extend(r for r in n.regions if r is not None)
+    return reads, assigned
+
+
+def _hoist_loop_invariant(node, block):
+    """The reads inside loop `node` (in `block`) of variables it does not
+    assign: each has the value the variable has when the loop starts, read
+    once by a node put just before the loop (once per loop node)."""
+    g = block.graph
+    cache = g.__dict__.setdefault("_grad_hoisted", {})
+    done = cache.get(node.id)
+    if done is not None:
+        return done
+    reads, assigned = _region_vars(node)
+    out = []
+    at_start = {}
+    saved, saved_block = ctx.graph, g.block
+    ctx.graph = g
+    try:
+        for read, var in reads:
+            if id(var) in assigned or not _known_shape(var):
+                continue
+            value = at_start.get(id(var))
+            if value is None:
+                g.block = block
+                value = at_start[id(var)] = ops.apply1(READ, [], {"var": var})
+                block.nodes.remove(value.node)
+                block.nodes.insert(block.nodes.index(node), value.node)
+            out.append((read, var, value))
+    finally:
+        g.block = saved_block
+        ctx.graph = saved
+    cache[node.id] = out
+    return out
+
+
+def _hoist_cond(node):
+    """Each read in conditional `node`'s branches (nested conditionals
+    included) made an output of `node` (zeros on the other branches), once
+    per node: ``[(read tensor, variable, output)]``."""
+    g = node.block.graph
+    cache = g.__dict__.setdefault("_grad_hoisted", {})
+    done = cache.get(node.id)
+    if done is not None:
+        return done
+    per_region = [_block_reads(r) for r in node.regions]
+    out = []
+    saved, saved_block = ctx.graph, g.block
+    ctx.graph = g
+    try:
+        for ri, reads in enumerate(per_region):
+            for read, var, value in reads:
+                if not _known_shape(var):
+                    continue
+                for rj, region in enumerate(node.regions):
+                    if rj == ri:
+                        region.results.append(value)
+                    else:
+                        g.block = region
+                        region.results.append(ops.zeros(var.shape, var.dtype))
+                o = SymbolicTensor(node, len(node.outputs), value.dtype, value.shape, node.block)
+                node.outputs.append(o)
+                out.append((read, var, o))
+                if value is not read:  # (a read put before a loop in the branch: not replayed either)
+                    out.append((value, var, o))
+    finally:
+        g.block = saved_block
+        ctx.graph = saved
+    cache[node.id] = out
+    return out
+
+
+def _check_replayable(node, what, kept):
+    """Refuse to replay a read (one whose forward value is not ``kept``:
+    inside a nested loop) of a variable the region assigns, or that is
+    assigned after the region (the replay would read another value)."""
+    assigned, read = {}, {}
+
+    def visit(block, into):
         for n in block.nodes:
             if n.opdef in (ASSIGN, ASSIGN_ADD, ASSIGN_SUB):
-                assigned[id(n.attrs["var"])] = n.attrs["var"]
-            elif n.opdef is READ:
-                read.add(id(n.attrs["var"]))
+                into[id(n.attrs["var"])] = n.attrs["var"]
+            elif n.opdef is READ and id(n.outputs[0]) not in kept and into is assigned:
+                read[id(n.attrs["var"])] = n.attrs["var"]
             for r in n.regions:
                 if r is not None:
-                    visit(r)
+                    visit(r, into)
 
     for r in node.regions:
         if r is not None:
-            visit(r)
-    both = [v for k, v in assigned.items() if k in read]
+            visit(r, assigned)
+    if not read:
+        return
+    later = {}
+    root = node.block.graph.root
+    stack = [root]
+    while stack:
+        b = stack.pop()
+        for n in b.nodes:
+            if n.id > node.id and n.opdef in (ASSIGN, ASSIGN_ADD, ASSIGN_SUB):
+                later[id(n.attrs["var"])] = n.attrs["var"]
+            stack.extend(r for r in n.regions if r is not None)
+    both = [v for k, v in read.items() if k in assigned or k in later]
     if both:
         where = f"{node.location[0]}:{node.location[1]}: " if node.location else ""
         raise NotImplementedError(
-            f"{where}cannot differentiate through this staged {what}: it assigns the variable "
-            f"{both[0].name!r} and reads it; its gradient would replay the {what} with the variable's final value")
+            f"{where}cannot differentiate through this staged {what}: a loop nested in it reads the variable "
+            f"{both[0].name!r}, which is assigned in the {what} or after it; its gradient would replay that "
+            "loop with the variable's value at that time")
 
 
 # ------------------------------------------------------------------- cond
@@ -659,13 +788,14 @@ def _cond_grad(node, dys, bctx):
     R = [(v, t) for v, t in rreads if bctx.watched(v)]
     if not F and not R:
         return [None] * len(node.inputs), ()
-    _check_replayable(node, "conditional")
+    hoisted = _hoist_cond(node)
+    _check_replayable(node, "conditional", {id(t) for read, _, value in hoisted for t in (read, value)})
     seeds_idx = [i for i, d in enumerate(dys) if d is not None]
     blocks = []
     for region in node.regions:
         nb = g.push_block(region.kind + "_grad")
         try:
-            mapping = {}
+            mapping = {id(read): value for read, _, value in hoisted}  # the reads' forward values
             need = [region.results[i] for i in seeds_idx]
             start = len(nb.nodes)
             _clone_block(region, mapping, need)
@@ -700,12 +830,13 @@ def _cond_grad(node, dys, bctx):
 
 # ------------------------------------------------------------------ loops
 class _AccInfo:
-    __slots__ = ("acc", "pushed", "acc_vars")
+    __slots__ = ("acc", "pushed", "acc_vars", "reads")
 
-    def __init__(self, acc, pushed, acc_vars):
+    def __init__(self, acc, pushed, acc_vars, reads):
         self.acc = acc  # the loop's output holding the stack
         self.pushed = pushed  # indices of the body args pushed each iteration
         self.acc_vars = acc_vars  # loop-variable positions that are accumulators
+        self.reads = reads  # [(read tensor, variable, body tensor of its value)]: pushed after the args
 
 
 def _loop_layout(node):
@@ -725,7 +856,9 @@ def _ensure_acc(node, diff):
     if info is not None:
         return info
     body_b, others, n_item, n_src = _loop_layout(node)
-    _, need = _needed(body_b, [body_b.results[j] for j in diff])
+    reads = [r for r in _block_reads(body_b) if _known_shape(r[1])]
+    known = {id(t) for read, _, value in reads for t in (read, value)}
+    _, need = _needed(body_b, [body_b.results[j] for j in diff], known)
     pushed = [i for i, a in enumerate(body_b.args) if id(a) in need]
     saved = ctx.graph
     saved_block = g.block
@@ -745,7 +878,7 @@ def _ensure_acc(node, diff):
             if b is body_b:
                 acc_arg = a
         g.block = body_b
-        h = ops.apply1(grad_ops.GS_PUSH, [acc_arg] + [body_b.args[i] for i in pushed])
+        h = ops.apply1(grad_ops.GS_PUSH, [acc_arg] + [body_b.args[i] for i in pushed] + [v for _, _, v in reads])
         body_b.results.append(h)
         node.inputs.append(init)
         out = SymbolicTensor(node, pos, dt.variant, TensorShape([]), node.block)
@@ -753,7 +886,7 @@ def _ensure_acc(node, diff):
     finally:
         g.block = saved_block
         ctx.graph = saved
-    info = _AccInfo(out, pushed, {pos})
+    info = _AccInfo(out, pushed, {pos}, reads)
     cache[node.id] = info
     acc_positions = g.__dict__.setdefault("_grad_acc_positions", {})
     acc_positions.setdefault(node.id, set()).add(pos)
@@ -778,11 +911,13 @@ def _loop_grad(node, dys, bctx):
     n_in = len(node.inputs)
     if not diff and not F and not R and not item_diff:
         return [None] * n_in, ()
-    _check_replayable(node, "loop")
     info = _ensure_acc(node, diff)
+    _check_replayable(node, "loop", {id(t) for read, _, value in info.reads for t in (read, value)})
     acc = info.acc
+    d_acc = dys[acc.index] if acc.index < len(dys) else None
     pushed = info.pushed
-    specs_pushed = tuple((body_b.args[i].dtype, body_b.args[i].shape) for i in pushed)
+    specs_pushed = tuple((body_b.args[i].dtype, body_b.args[i].shape) for i in pushed) + tuple(
+        (v.dtype, v.shape) for _, _, v in info.reads)
     var_arg = [body_b.args[n_item + j] for j in diff]
 
     n_it = ops.apply1(grad_ops.GS_SIZE, [acc])
@@ -809,15 +944,22 @@ def _loop_grad(node, dys, bctx):
         df = args[1 + nd:1 + nd + nf]
         dr = args[1 + nd + nf:1 + nd + nf + nr]
         lists = args[1 + nd + nf + nr:]
-        if pushed:
-            vals = ops.apply(grad_ops.GS_GET, [acc, k], {"n": len(pushed), "specs": specs_pushed})
+        if specs_pushed:
+            vals = ops.apply(grad_ops.GS_GET, [acc, k], {"n": len(specs_pushed), "specs": specs_pushed})
         else:
             vals = []
         mapping = {id(body_b.args[i]): v for i, v in zip(pushed, vals)}
+        for (read, _, value), v in zip(info.reads, vals[len(pushed):]):
+            mapping[id(read)] = mapping[id(value)] = v  # the value the forward pass read
         start = len(bb.nodes)
         _clone_block(body_b, mapping, [body_b.results[j] for j in diff])
         new_nodes = bb.nodes[start:]
         seeds = [(_m(mapping, body_b.results[j]), d) for j, d in zip(diff, dv)]
+        if d_acc is not None and vals:
+            # (a second derivative) the gradient of a backward loop's reads of
+            # this iteration's pushed values: added to those values' gradients
+            picked = ops.apply(grad_ops.GS_GRAD_PICK, [d_acc, k, *vals])
+            seeds += list(zip(vals, picked))
         arg_src = [mapping.get(id(a)) for a in var_arg]
         item_src = [mapping.get(id(body_b.args[s])) for s in item_diff]
         mapped_r = [mapping.get(id(t)) for _, t in R]
