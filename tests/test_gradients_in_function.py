@@ -732,8 +732,16 @@ def _tf_while_loop_reads(x, n):
     return tf.while_loop(lambda i, y: i < n, body, (tf.constant(0), tf.constant(0.0)))[1]
 
 
+def _tf_cond_assign_then_read(x, n):
+    def assigns():
+        _W.assign(_W * x + 1.0)
+        return _W.read_value() * _V * x
+
+    return tf.cond(n > 1, assigns, lambda: _V * x * _W)
+
+
 _ASSIGNING = [_assign_then_read_in_loop, _assign_read_in_cond_in_loop, _assign_after_read_in_loop,
-              _product_of_assigned_values, _nested_loop_reads, _tf_while_loop_reads]
+              _product_of_assigned_values, _nested_loop_reads, _tf_while_loop_reads, _tf_cond_assign_then_read]
 
 
 def _grads(body, persistent=False):
