@@ -854,6 +854,12 @@ _GRADIENTS = {  # loss(x, w): x (None, 6, 6, 2) or (None, 4); w (4, 4)
     # relu makes ties (zeros): every window gives dy to its first maximum, as the runtime
     "max_pool_same": lambda x, w: tf.reduce_sum(tf.nn.max_pool2d(_pool_input(x, w), 2, 1, "SAME") ** 2),
     "max_pool_overlapping": lambda x, w: tf.reduce_sum(tf.nn.max_pool2d(_pool_input(x, w), 3, 2, "VALID") * 3.0),
+    "max_pool_stride_over_window": lambda x, w: tf.reduce_sum(tf.nn.max_pool2d(_pool_input(x, w), 2, 3, "SAME") ** 2),
+    "avg_pool_same": lambda x, w: tf.reduce_sum(tf.nn.avg_pool2d(_pool_input(x, w), 3, 2, "SAME") ** 2),
+    "avg_pool_valid": lambda x, w: tf.reduce_sum(tf.nn.avg_pool2d(x * w[0, 0], [2, 3], [1, 2], "VALID") ** 2),
+    "conv_same_strided": lambda x, w: tf.reduce_sum(tf.nn.conv2d(x, tf.reshape(w, [2, 2, 2, 2]), 2, "SAME") ** 2),
+    "conv_valid_dilated": lambda x, w: tf.reduce_sum(
+        tf.nn.relu(tf.nn.conv2d(x, tf.reshape(w, [2, 2, 2, 2]), 1, "VALID", dilations=2)) * 1.5),
     "max_pool1d": lambda x, w: tf.reduce_sum(tf.nn.max_pool1d(tf.reshape(_pool_input(x, w), [-1, 36, 2]), 3, 2, "SAME")),
     "dense_relu_xent": lambda x, w: tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
         tf.zeros([tf.shape(x)[0]], tf.int32) + 1, tf.nn.bias_add(tf.nn.relu(tf.matmul(tf.reshape(x, [-1, 4]), w)),
@@ -875,11 +881,12 @@ _GRADIENTS = {  # loss(x, w): x (None, 6, 6, 2) or (None, 4); w (4, 4)
 @pytest.mark.parametrize("name", sorted(_GRADIENTS))
 def test_gradients_export_and_agree_with_the_runtime(name):
     # A function that differentiates with a GradientTape exports: the
-    # gradients' helper ops (MaxPoolGrad, broadcasts and sums to shapes known
+    # gradients' helper ops (MaxPoolGrad, AvgPoolGrad, the convolution's
+    # input and filter gradients, broadcasts and sums to shapes known
     # only when running, tile/gather/sort/concat/cumsum gradients) have ONNX
     # lowerings. Three ways: eager, the runtime's graph, onnxruntime.
     f = _grads_of(_GRADIENTS[name])
-    pool = name.startswith("max_pool")
+    pool = name.startswith(("max_pool", "avg_pool", "conv"))
     sig = [tf.TensorSpec([None, 6, 6, 2] if pool else [None, 4]), tf.TensorSpec([4, 4])]
     rng = np.random.default_rng(3)
     w = rng.normal(size=(4, 4)).astype(np.float32)
@@ -914,3 +921,16 @@ def test_a_training_step_exports_with_the_variables_new_values():
     np.testing.assert_allclose(new_w, w.numpy(), rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(new_b, b.numpy(), rtol=1e-5, atol=1e-7)
     assert not np.allclose(new_w, w0) and not np.allclose(new_b, b0)
+
+
+@pytest.mark.parametrize("strides, padding, out", [(2, "SAME", 8), (1, "VALID", 6), (2, "VALID", 9)])
+def test_conv2d_transpose_exports(strides, padding, out):
+    # its op is the convolution's input gradient: a ConvTranspose padded to the output size
+    rng = np.random.default_rng(strides)
+    x, f = rng.normal(size=(2, 4, 4, 5)).astype(np.float32), rng.normal(size=(3, 3, 3, 5)).astype(np.float32)
+    sig = [tf.TensorSpec([None, 4, 4, 5]), tf.TensorSpec([3, 3, 3, 5])]
+
+    def up(x, f):
+        return tf.nn.conv2d_transpose(x, f, tf.stack([tf.shape(x)[0], out, out, 3]), strides, padding)
+
+    check(tf.function(up, input_signature=sig), sig, [(x, f), (x[:1], f)], rtol=1e-5, atol=1e-5)

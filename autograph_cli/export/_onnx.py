@@ -1838,11 +1838,87 @@ def _conv2d(cx, node, ins):
     return _nhwc(cx, y)
 
 
+def _conv_geometry(cx, node, ksize=None):
+    """Per spatial axis (size, kernel, stride, dilation, output size, pad
+    before, pad after) of a convolution's or pooling's gradient, which ONNX
+    needs static."""
+    xd = node.inputs[0].shape.dims
+    wd = ksize if ksize is not None else node.inputs[1].shape.dims
+    if xd is None or wd is None or None in xd[1:3] or None in wd[:2]:
+        raise NotExportableError(f"{node.op} (a gradient) needs the input's height and width and the "
+                                 "filter's size known when exporting", node)
+    out = []
+    for size, k, st, d in zip(xd[1:3], wd[:2], node.attrs["strides"], node.attrs.get("dilations", (1, 1))):
+        span = (k - 1) * d + 1
+        if node.attrs["padding"] == "SAME":
+            o = -(-size // st)
+            total = max((o - 1) * st + span - size, 0)
+        else:
+            o, total = max((size - span) // st + 1, 0), 0
+        out.append((size, k, st, d, o, total // 2, total - total // 2))
+    return out
+
+
+def _conv_backprop_input(cx, node, ins):
+    # a transposed convolution of dy, its output padded to x's size
+    geo = _conv_geometry(cx, node)
+    w = cx.op1("Transpose", [ins[1]], perm=[3, 2, 0, 1])  # HWIO -> (Co, C, kh, kw)
+    out_pad = [size - ((o - 1) * st + (k - 1) * d + 1 - lo - hi) for size, k, st, d, o, lo, hi in geo]
+    y = cx.op1("ConvTranspose", [_nchw(cx, ins[2]), w], strides=list(node.attrs["strides"]),
+               dilations=list(node.attrs["dilations"]), pads=[g[5] for g in geo] + [g[6] for g in geo],
+               output_padding=out_pad)
+    return _nhwc(cx, y)
+
+
+def _conv_backprop_filter(cx, node, ins):
+    # dw[i, j, c, o] = sum over n, y, x of xp[n, y*s + i*d, x*s + j*d, c] dy[n, y, x, o]:
+    # a convolution of x (channels as the batch) by dy (batch as the channels),
+    # the stride and the dilation exchanged, cut to the filter's size
+    geo = _conv_geometry(cx, node)
+    xc = cx.op1("Transpose", [ins[0]], perm=[3, 0, 1, 2])  # (C, N, H, W)
+    dyc = cx.op1("Transpose", [ins[2]], perm=[3, 0, 1, 2])  # (Co, N, oh, ow)
+    r = cx.op1("Conv", [xc, dyc], strides=list(node.attrs["dilations"]), dilations=list(node.attrs["strides"]),
+               pads=[g[5] for g in geo] + [g[6] for g in geo])  # (C, Co, >= kh, >= kw)
+    r = cx.op1("Slice", [r, cx.i64([0, 0]), cx.i64([g[1] for g in geo]), cx.i64([2, 3])])
+    return cx.op("Transpose", [r], perm=[2, 3, 0, 1])
+
+
+def _avg_pool_grad(cx, node, ins):
+    # dy over each window's count of real (unpadded) elements, spread back over
+    # the window: a transposed convolution by ones, channel by channel
+    ks = list(node.attrs["ksize"])
+    geo = _conv_geometry(cx, node, ks)
+    c = node.inputs[0].shape.dims[3]
+    if c is None:
+        raise NotExportableError("AvgPoolGrad needs the number of channels known when exporting", node)
+    dtype = node.inputs[1].dtype.np
+    pads = [g[5] for g in geo] + [g[6] for g in geo]
+    strides = list(node.attrs["strides"])
+    h, w = geo[0][0], geo[1][0]
+    counts = cx.op1("Conv", [cx.const(np.ones((1, 1, h, w), dtype)), cx.const(np.ones([1, 1] + ks, dtype))],
+                    strides=strides, pads=pads)  # (1, 1, oh, ow)
+    g = cx.op1("Div", [_nchw(cx, ins[1]), counts])
+    out_pad = [size - ((o - 1) * st + k - lo - hi) for size, k, st, d, o, lo, hi in geo]
+    dx = cx.op1("ConvTranspose", [g, cx.const(np.ones([c, 1] + ks, dtype))], strides=strides, pads=pads,
+                output_padding=out_pad, group=c)
+    return _nhwc(cx, dx)
+
+
+def _pool_pads(node):
+    # SAME as explicit pads when the spatial sizes are known: onnxruntime's
+    # SAME_UPPER gives a negative padding (an error) for a stride larger than the window
+    if node.attrs["padding"] == "SAME":
+        pads = _explicit_pads(node, node.attrs["ksize"], (1, 1))
+        if pads is not None:
+            return {"pads": pads}
+    return {"auto_pad": _auto_pad(node)}
+
+
 def _pool(op_type):
     def fn(cx, node, ins):
         extra = {"count_include_pad": 0} if op_type == "AveragePool" else {}
-        y = cx.op1(op_type, [_nchw(cx, ins[0])], auto_pad=_auto_pad(node), kernel_shape=list(node.attrs["ksize"]),
-                   strides=list(node.attrs["strides"]), **extra)
+        y = cx.op1(op_type, [_nchw(cx, ins[0])], kernel_shape=list(node.attrs["ksize"]),
+                   strides=list(node.attrs["strides"]), **_pool_pads(node), **extra)
         return _nhwc(cx, y)
 
     return fn
@@ -1905,8 +1981,8 @@ def _max_pool_grad(cx, node, ins):
     # first of equal values), dy added there
     x, _, dy = ins
     xn = _nchw(cx, x)
-    _, idx = cx.op("MaxPool", [xn], n_out=2, auto_pad=_auto_pad(node), kernel_shape=list(node.attrs["ksize"]),
-                   strides=list(node.attrs["strides"]))
+    _, idx = cx.op("MaxPool", [xn], n_out=2, kernel_shape=list(node.attrs["ksize"]),
+                   strides=list(node.attrs["strides"]), **_pool_pads(node))
     flat = cx.op1("Reshape", [xn, cx.i64([-1])])
     zero = helper.make_tensor("zero", elem_type(node.inputs[0].dtype, node), [1], [0])
     zeros = cx.op1("ConstantOfShape", [cx.op1("Shape", [flat])], value=zero)
@@ -2173,6 +2249,9 @@ for _name, _fn in {
     "Conv2D": _conv2d,
     "MaxPool": _pool("MaxPool"),
     "MaxPoolGrad": _max_pool_grad,
+    "AvgPoolGrad": _avg_pool_grad,
+    "Conv2DBackpropInput": _conv_backprop_input,
+    "Conv2DBackpropFilter": _conv_backprop_filter,
     "BroadcastToShapeOf": _bcast_like,
     "ReshapeLike": _reshape_like,
     "SumToShapeOf": _sum_to_like,
