@@ -977,3 +977,47 @@ def test_gradient_of_reduce_max_over_axes_known_when_running():
         rng = np.random.default_rng(seed)
         both(f, tf.constant(rng.normal(size=(8, 6, 6, 2)).astype(np.float32)),
              tf.constant(rng.normal(size=(3, 3, 2, 3)).astype(np.float32) * 0.3), input_signature=sig, rtol=1e-4)
+
+
+def _param_draws(seed, lam, alpha, beta, counts, probs):
+    return (tf.random.stateless_poisson([3, 4], seed, lam),
+            tf.random.stateless_gamma([2, 4], seed, alpha, beta),
+            tf.random.stateless_binomial([5], seed, counts, probs),
+            tf.random.stateless_poisson([2], seed, 3.0, dtype=tf.float32),
+            tf.random.stateless_gamma([3], seed, 0.5, dtype=tf.float64))
+
+
+def test_stateless_poisson_gamma_binomial_agree_eagerly_staged_and_compiled():
+    args = (tf.constant([1, 2], tf.int64), tf.constant([0.5, 1.0, 4.0, 20.0]), tf.constant([[1.0], [3.0]]),
+            tf.constant(2.0), tf.constant([10.0, 10, 5, 5, 1]), tf.constant(0.3))
+    eager = _param_draws(*args)
+    for got in (tf.function(_param_draws)(*args), tf.function(_param_draws, jit_compile=True)(*args)):
+        for e, g in zip(eager, got):
+            assert e.dtype == g.dtype and e.shape == g.shape
+            np.testing.assert_array_equal(g.numpy(), e.numpy())
+    assert [t.dtype for t in eager] == [tf.int32, tf.float32, tf.int32, tf.float32, tf.float64]
+    other = _param_draws(tf.constant([1, 3], tf.int64), *args[1:])
+    assert not np.array_equal(other[0].numpy(), eager[0].numpy())  # a function of the seed
+    # the distributions: means and variances of many draws
+    p = tf.random.stateless_poisson([40000], [3, 4], 4.5).numpy()
+    assert abs(p.mean() - 4.5) < 0.05 and abs(p.var() - 4.5) < 0.15
+    g = tf.random.stateless_gamma([40000], [3, 4], 2.0, 4.0).numpy()  # mean alpha / beta, variance alpha / beta**2
+    assert abs(g.mean() - 0.5) < 0.01 and abs(g.var() - 0.125) < 0.01
+    b = tf.random.stateless_binomial([40000], [3, 4], 10, 0.3).numpy()
+    assert abs(b.mean() - 3.0) < 0.03 and abs(b.var() - 2.1) < 0.08 and b.min() >= 0 and b.max() <= 10
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rightmost dimensions"):
+        tf.random.stateless_poisson([3, 4], [1, 2], tf.constant([1.0, 2.0, 3.0]))
+
+
+def test_generator_binomial_advances_its_state_in_compiled_functions_too():
+    def draws(gen):
+        return [gen.binomial([4], [5.0, 6.0, 7.0, 8.0], 0.5).numpy() for _ in range(3)]
+
+    want = draws(tf.random.Generator.from_seed(7))
+    assert not np.array_equal(want[0], want[1])
+    gen = tf.random.Generator.from_seed(7)
+    for jit in (False, True):
+        gen.reset_from_seed(7)
+        step = tf.function(lambda: gen.binomial([4], [5.0, 6.0, 7.0, 8.0], 0.5), jit_compile=jit)
+        for w in want:
+            np.testing.assert_array_equal(step().numpy(), w)

@@ -842,6 +842,21 @@ def _stateless_random(node, shape, seed):
     return jax.pure_callback(host, jax.ShapeDtypeStruct(dims, np_dtype), jnp.asarray(seed))
 
 
+@register_lowering("jax", "StatelessRandomParams")
+def _stateless_random_params(node, shape, seed, *params):
+    # as StatelessRandom: the runtime's kernel called on the host, the same values
+    dims = _static_tuple(shape, "the shape of a stateless random op")
+    attrs = node.attrs
+    np_dtype = attrs["dtype"].np
+    kernel = node.opdef.kernel
+
+    def host(seed_value, *ps):
+        return np.asarray(kernel(np.asarray(dims, np.int64), np.asarray(seed_value), *map(np.asarray, ps), **attrs),
+                          np_dtype)
+
+    return jax.pure_callback(host, jax.ShapeDtypeStruct(dims, np_dtype), jnp.asarray(seed), *map(jnp.asarray, params))
+
+
 @register_lowering("jax", "ProdDynGrad")
 def _prod_dyn_grad(node, x, dy, axis):
     # the gradient of a product over a tensor axis: ProdGrad once the axis is

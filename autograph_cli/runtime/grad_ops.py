@@ -1014,7 +1014,8 @@ def _(op, d):
             sum_to(ops.negative(ops.truediv(ops.multiply(d[0], y), den)), x)]
 
 
-not_differentiable("IsNan", "IsInf", "IsFinite", "ArgSort", "Unique", "StatelessRandom", "TruncatedNormal",
+not_differentiable("IsNan", "IsInf", "IsFinite", "ArgSort", "Unique", "StatelessRandom", "StatelessRandomParams",
+                   "TruncatedNormal",
                    "RandomShuffle", "RandomUniformLike", "Multinomial", "Bincount")
 
 

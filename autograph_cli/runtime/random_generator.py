@@ -148,6 +148,11 @@ class Generator:
         # [min, max): the largest value is never drawn (numpy's bound is exclusive)
         return self._draw("uniform", shape, int(info.min), int(info.max), dtype)
 
+    def binomial(self, shape, counts, probs, dtype=dt.int32, name=None):
+        """Binomial draws of `counts` trials with success probability `probs` (broadcast to the rightmost
+        dimensions of `shape`)."""
+        return _random.stateless_binomial(shape, self._next_seed(), counts, probs, output_dtype=dtype)
+
     def make_seeds(self, count=1):
         """`count` seeds for the stateless random ops: an int64 tensor of shape [2, count]."""
         keys = self.uniform_full_int([count], dt.int64)

@@ -307,6 +307,9 @@ math.truncatemod = _oc.truncatemod
 random.stateless_uniform = _or.stateless_uniform
 random.stateless_normal = _or.stateless_normal
 random.stateless_truncated_normal = _or.stateless_truncated_normal
+random.stateless_poisson = _or.stateless_poisson
+random.stateless_gamma = _or.stateless_gamma
+random.stateless_binomial = _or.stateless_binomial
 random.truncated_normal = _or.truncated_normal
 random.shuffle = _or.shuffle
 from autograph_cli.runtime import random_generator as _rg  # noqa: E402

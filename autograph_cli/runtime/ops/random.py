@@ -147,7 +147,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
 
 # ------------------------------------------------ stateless and more (was ops_random)
 __all__ = ["stateless_uniform", "stateless_normal", "stateless_truncated_normal", "truncated_normal", "shuffle",
-           "categorical"]
+           "categorical", "stateless_poisson", "stateless_gamma", "stateless_binomial"]
 
 _MASK = 0xFFFFFFFFFFFFFFFF
 
@@ -238,6 +238,76 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dt.float
     return apply1(STATELESS, [_shape_tensor(shape, fn), _seed(seed)],
                   {"dtype": dt.as_dtype(dtype), "kind": "truncated", "a": _scalar(mean, fn, "mean"),
                    "b": _scalar(stddev, fn, "stddev")})
+
+
+# -------------------------------------- stateless poisson, gamma, binomial
+# (parameters are tensors broadcast to the rightmost dimensions of `shape`)
+_PARAM_KINDS = {"poisson": ("lam",), "gamma": ("alpha", "beta"), "binomial": ("counts", "probs")}
+
+
+def _params_infer(inputs, attrs):
+    out = _stateless_infer(inputs[:2], attrs)
+    shape = out[0][1]
+    for name, p in zip(_PARAM_KINDS[attrs["kind"]], inputs[2:]):
+        if shape.dims is not None and p.shape.dims is not None:
+            try:
+                np.broadcast_shapes(tuple(1 if d is None else d for d in p.shape.dims),
+                                    tuple(1 if d is None else d for d in shape.dims))
+                fits = len(p.shape.dims) <= len(shape.dims)
+            except ValueError:
+                fits = False
+            if not fits:
+                raise ValueError(f"tf.random.stateless_{attrs['kind']}: `{name}` of shape {p.shape} does not broadcast "
+                                 f"to the rightmost dimensions of `shape` {shape}")
+    return out
+
+
+def _params_kernel(shape, seed, *params, dtype, kind):
+    shape = tuple(np.atleast_1d(shape).tolist())
+    try:
+        ps = [np.broadcast_to(np.asarray(p, np.float64), shape) for p in params]
+    except ValueError:
+        raise ValueError(f"tf.random.stateless_{kind}: the parameters of shapes {[np.shape(p) for p in params]} do "
+                         f"not broadcast to the rightmost dimensions of `shape` {list(shape)}") from None
+    rng = _rng(seed)
+    if kind == "poisson":
+        out = rng.poisson(ps[0])
+    elif kind == "gamma":
+        out = rng.gamma(ps[0]) / ps[1]
+    else:
+        out = rng.binomial(ps[0].astype(np.int64), ps[1])
+    return np.asarray(out).astype(dtype.np)
+
+
+STATELESS_PARAMS = define("StatelessRandomParams", _params_infer, _params_kernel,
+                          sig="shape, seed, *params, dtype: dtype, kind: str")
+
+
+def _draw_params(kind, shape, seed, params, dtype, fn):
+    dtype = dt.as_dtype(dtype)
+    ps = [_t(p, dtype=dt.float64) if not isinstance(p, Tensor) else _cast(p, dt.float64) for p in params]
+    return apply1(STATELESS_PARAMS, [_shape_tensor(shape, fn), _seed(seed), *ps], {"dtype": dtype, "kind": kind})
+
+
+def stateless_poisson(shape, seed, lam, dtype=dt.int32, name=None):
+    """Poisson draws of rate `lam` (broadcast to the rightmost dimensions of `shape`), a function of `seed`."""
+    return _draw_params("poisson", shape, seed, [lam], dtype, "tf.random.stateless_poisson")
+
+
+def stateless_gamma(shape, seed, alpha, beta=None, dtype=dt.float32, name=None):
+    """Gamma draws of shape `alpha` and inverse scale `beta` (broadcast to the rightmost dimensions of `shape`),
+    a function of `seed`."""
+    dtype = dt.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise TypeError(f"tf.random.stateless_gamma: dtype must be a floating type, got {dtype.name}")
+    return _draw_params("gamma", shape, seed, [alpha, 1.0 if beta is None else beta], dtype,
+                        "tf.random.stateless_gamma")
+
+
+def stateless_binomial(shape, seed, counts, probs, output_dtype=dt.int32, name=None):
+    """Binomial draws of `counts` trials with success probability `probs` (broadcast to the rightmost
+    dimensions of `shape`), a function of `seed`."""
+    return _draw_params("binomial", shape, seed, [counts, probs], output_dtype, "tf.random.stateless_binomial")
 
 
 def _stateful_infer(inputs, attrs):
