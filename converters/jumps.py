@@ -229,7 +229,8 @@ class JumpLowering:
         new, flags = self.block(stmts, loop)
         if not flags and len(new) == len(stmts) and all(a is b for a, b in zip(new, stmts)):
             return block, flags
-        return n.make(cst.IndentedBlock, body=new, header=getattr(block, "header", _NO_HEADER)), flags
+        return n.make(cst.IndentedBlock, body=new, header=getattr(block, "header", _NO_HEADER),
+                      footer=getattr(block, "footer", ())), flags
 
     def statement(self, stmt, loop):
         if self.table.kept(stmt):
@@ -319,6 +320,16 @@ class JumpLowering:
         out.append(self._flag_set(loop.cont, stmt))
         return self._keep_comments(stmt, out, i), {loop.cont}
 
+    def _end_as(self, out, stmt):
+        """The lines replacing ``stmt`` end where it ends (``NodeTable.after``
+        finds the comments closing a block that ends with a lowered jump)."""
+        last_lines = self.table.last_lines
+        end = last_lines.get(stmt.body[-1])
+        if end is not None:
+            for made in out:
+                last_lines[made.body[-1]] = end
+        return out
+
     def _keep_comments(self, stmt, out, i, comment_at=-1):
         """The user's comments on a lowered line: those above it stay above,
         the one at its end goes to the flag assignment (to ``retval_ = ...``
@@ -340,7 +351,7 @@ class JumpLowering:
                 if first in made:
                     made.add(new_first)
             out[0] = new_first
-        return out
+        return self._end_as(out, stmt)
 
     def _if(self, stmt, loop):
         body, flags = self._sub_block(stmt.body, loop)
@@ -385,7 +396,8 @@ class JumpLowering:
         )
         new_loop = stmt
         if changed:
-            new_body = n.make(cst.IndentedBlock, body=body_stmts, header=getattr(stmt.body, "header", _NO_HEADER))
+            new_body = n.make(cst.IndentedBlock, body=body_stmts, header=getattr(stmt.body, "header", _NO_HEADER),
+                              footer=getattr(stmt.body, "footer", ()))
             new_loop = self._rebuilt(stmt, n.replace(stmt, body=new_body, orelse=None), body_flags | set(stop))
         if stop:
             self.loop_flags[new_loop] = stop

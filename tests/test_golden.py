@@ -339,6 +339,9 @@ CASES = [
     ("commented", "clipped_sum", [
         ([1, 5, 2, 8], 4), ([], 3), ([1, 2], 0), ([7], 1), ([1, "a"], 3), (None, 1),
     ]),
+    ("commented", "first_over", [
+        ([1, 5, 2, 8], 4), ([1, -5, 8], 4), ([], 4), ([9], 4), (IterOf([1, 6]), 4), ([1, "a"], 3), (None, 1),
+    ]),
     ("list_accumulation", "squares_of_even", [(n,) for n in (0, 1, 2, 7, 10, -3)] + [("x",)]),
     ("list_accumulation", "balanced", [
         ("",), ("{[()()]}",), ("(]",), ("(",), (")",), ("a(b)c[d]{",), ("{[}]",), (None,),

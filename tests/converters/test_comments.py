@@ -140,3 +140,44 @@ def f(xs, limit):
     code = convert(src, fast_path=False).code
     for letter in "ABCEFGHIJ":
         assert code.count(f"# {letter} ") == 1, (letter, code)
+
+
+def test_comments_closing_a_block_that_ends_with_a_lowered_jump_are_kept():
+    """A block whose last statement is a ``break``, ``continue`` or a
+    ``return`` inside control flow (lowered to flags) keeps the comments
+    after it, in every form, each at its own line."""
+    src = """\
+def f(xs, limit):
+    i = 0
+    for x in xs:
+        if x > limit:
+            return i
+            # A after a return
+        if x < 0:
+            break
+            # B after a break
+        if x == 0:
+            i += 2
+            continue
+            # C after a continue
+        i += 1
+        # D end of the loop body
+    return -1
+
+
+def g(x):
+    if x > 0:
+        return 1
+        # E after a folded return
+    elif x < 0:
+        y = -x
+        return y
+        # F after another
+    return 0
+"""
+    for mode in MODES:
+        result = convert(src, **MODES[mode])
+        _check(src, result)
+    code = convert(src, fast_path=False).code
+    for letter in "ABCDEF":
+        assert code.count(f"# {letter} ") == 1, (letter, code)
