@@ -961,9 +961,11 @@ def _(op, d):
 
 
 def _no_second_order(op, d):
+    # (a loop's gradient collects its items' gradients in a gradient list
+    # instead while another tape records)
     raise NotImplementedError(
-        "gradients of a staged loop's gradient through the items of a staged for loop over a tensor are not "
-        "supported by this runtime")
+        "gradients of a staged loop's gradient through the items of a staged for loop over a tensor are "
+        "supported only when the tape taking it records while the first gradient is taken")
 
 
 for _n in ("GradStackPush", "GradStackToTensor"):

@@ -925,7 +925,11 @@ def _loop_grad(node, dys, bctx):
     init_dv = [dys[j] if dys[j] is not None else _zeros_for(node.outputs[j]) for j in diff]
     init_df = [_zeros_for(f) for f in F]
     init_dr = [ops.zeros(v.shape, v.dtype) for v, _ in R]
-    init_items = [ops.apply1(grad_ops.GS_NEW, []) for _ in item_diff]
+    # the items' gradients, one per iteration: pushed on a stack, or, while
+    # another tape records (it may differentiate this gradient), written into
+    # a gradient list (differentiable; a stack is not)
+    higher = bool(ctx.tapes)
+    init_items = [grad_ops.empty_grad_list() if higher else ops.apply1(grad_ops.GS_NEW, []) for _ in item_diff]
     inits = [k0] + init_dv + init_df + init_dr + init_items
     specs = ([(dt.int32, TensorShape([]))] + [(a.dtype, a.shape) for a in var_arg] + [(f.dtype, f.shape) for f in F]
              + [(v.dtype, v.shape) for v, _ in R] + [(dt.variant, TensorShape([]))] * len(item_diff))
@@ -982,7 +986,10 @@ def _loop_grad(node, dys, bctx):
             v = grads.get(id(it)) if it is not None else None
             if v is None:
                 v = ops.zeros_like(it) if it is not None else ops.zeros_like(ops.getitem(srcs[s], 0))
-            new_lists.append(ops.apply1(grad_ops.GS_PUSH, [lst, v]))
+            if higher:
+                new_lists.append(add_grads(lst, ops.apply1(grad_ops.GL_AT, [v, k])))
+            else:
+                new_lists.append(ops.apply1(grad_ops.GS_PUSH, [lst, v]))
         bb.results = [_symbolic_result(x) for x in [ops.subtract(k, 1)] + new_dv + new_df + new_dr + new_lists]
     finally:
         g.pop_block(bb)
@@ -1000,7 +1007,7 @@ def _loop_grad(node, dys, bctx):
     for idx, j in enumerate(diff):
         dxs[off + j] = outs[1 + idx]
     for s, lst in zip(item_diff, outs[1 + nd + nf + nr:]):
-        dxs[s] = ops.apply1(grad_ops.GS_TO_TENSOR, [lst, srcs[s]])
+        dxs[s] = ops.apply1(grad_ops.GL_STACK if higher else grad_ops.GS_TO_TENSOR, [lst, srcs[s]])
     extra = list(zip(F, outs[1 + nd:1 + nd + nf])) + list(zip([t for _, t in R], outs[1 + nd + nf:1 + nd + nf + nr]))
     return dxs, extra
 
