@@ -64,6 +64,9 @@ class FunctionInfo:
     # nested function name -> the names it reads from outside itself: a call
     # (or any read of its name) reads them then, wherever it happens
     closure_reads: dict = field(default_factory=dict)
+    # nested function name -> the names it (or a function nested in it)
+    # declares nonlocal and assigns: a call may write them, wherever it happens
+    closure_writes: dict = field(default_factory=dict)
 
     def reads(self, node) -> set:
         f = self.facts.get(node)
@@ -312,7 +315,10 @@ class _Analyzer(NodeVisitor):
             self.walk(node.returns)
         self._write(node.name.value, True)
         if self.scope_depth == 0:
-            self.info.closure_reads[node.name.value] = _outside_names(node)
+            reads, writes = _outside_names(node)
+            self.info.closure_reads[node.name.value] = reads
+            if writes:
+                self.info.closure_writes[node.name.value] = writes
         self.scope_depth += 1
         self.walk(node.body)
         self.scope_depth -= 1
@@ -488,23 +494,49 @@ def parse_function(fn) -> ast.FunctionDef | ast.AsyncFunctionDef:
     return ast.parse(text).body[0]  # type: ignore[return-value]
 
 
-def _outside_names(fn: cst.FunctionDef) -> set:
-    """The names a nested function (or anything nested in it) reads that are
-    not its own locals: the enclosing function's variables it closes over,
-    plus globals and builtins."""
+def _outside_names(fn: cst.FunctionDef) -> tuple:
+    """(reads, writes): the names a nested function (or anything nested in
+    it) reads that are not its own locals (the enclosing function's variables
+    it closes over, plus globals and builtins), and the enclosing function's
+    variables it assigns through ``nonlocal``."""
     import symtable
 
     text = cst.Module(body=[]).code_for_node(fn.with_changes(leading_lines=[], decorators=[]))
+    declared = _nonlocal_names(fn)
+    if declared:  # (``nonlocal x`` needs an enclosing binding of x to compile)
+        text = (f"def _enclosing():\n    {' = '.join(sorted(declared))} = None\n"
+                + "".join("    " + ln for ln in text.splitlines(True)))
     try:
         table = symtable.symtable(text, "<nested>", "exec").get_children()[0]
+        if declared:
+            table = table.get_children()[0]
     except (SyntaxError, IndexError):
-        return set()
-    out, stack = set(), [table]
+        return set(), set()
+    out, assigned, stack = set(), set(), [table]
     while stack:
         t = stack.pop()
-        out.update(s.get_name() for s in t.get_symbols() if s.is_global() or s.is_free())
+        for s in t.get_symbols():
+            if s.is_global() or s.is_free():
+                out.add(s.get_name())
+            if s.is_nonlocal() and s.is_assigned():
+                assigned.add(s.get_name())
         stack.extend(t.get_children())
-    return out
+    free = {s.get_name() for s in table.get_symbols() if s.is_free()}
+    return out, assigned & free
+
+
+class _Nonlocals(NodeVisitor):
+    def __init__(self):
+        self.found: set = set()
+
+    def visit_Nonlocal(self, node):
+        self.found.update(n.name.value for n in node.names)
+
+
+def _nonlocal_names(fn: cst.FunctionDef) -> set:
+    finder = _Nonlocals()
+    finder.walk(fn.body)
+    return finder.found
 
 
 def _add_closure_reads(info: FunctionInfo, top: Facts) -> None:
@@ -523,6 +555,35 @@ def _add_closure_reads(info: FunctionInfo, top: Facts) -> None:
     for f in (*info.facts.values(), top):
         for c in f.reads & closures.keys():
             f.reads |= closures[c]
+
+
+def _all_params(params: cst.Parameters) -> list:
+    out = [*params.posonly_params, *params.params, *params.kwonly_params]
+    for p in (params.star_arg, params.star_kwarg):
+        if isinstance(p, cst.Param):
+            out.append(p)
+    return out
+
+
+def _add_closure_writes(info: FunctionInfo, top: Facts, own: set) -> None:
+    """A statement that reads a nested function's name (calls it, passes it
+    on) may write the function's own variables the nested one assigns
+    through ``nonlocal``: a staged conditional or loop around it carries them."""
+    closures, writes = info.closure_reads, info.closure_writes
+    names = {name: set(w) for name, w in writes.items()}
+    changed = True
+    while changed:  # nested functions calling each other
+        changed = False
+        for name, reads in closures.items():
+            more = set().union(*(names.get(c, ()) for c in reads & closures.keys() if c != name))
+            more -= names.get(name, set())
+            if more:
+                names.setdefault(name, set()).update(more)
+                changed = True
+    names = {name: w & own for name, w in names.items() if w & own}
+    for f in (*info.facts.values(), top):
+        for c in f.reads & names.keys():
+            f.writes |= names[c]
 
 
 _ALONE = ConverterView("", None, None)  # a function without its module (no module-level names)
@@ -545,6 +606,9 @@ def analyze_function(fn: cst.FunctionDef, view: ConverterView | None = None) -> 
     top = analyzer.frames.pop()
     if info.closure_reads:
         _add_closure_reads(info, top)
+    if info.closure_writes:
+        own = top.writes | {p.name.value for p in _all_params(fn.params)}
+        _add_closure_writes(info, top, own)
     info.body_reads = top.reads
     info.body_writes = top.writes
     return info
