@@ -64,6 +64,7 @@ __all__ = [
     "NO_RETURN",
     "PythonLoopStager",
     "PythonLoopTensorError",
+    "ScratchTest",
     "UNDEFINED",
     "UNDEFINED_RETURN",
     "Snapshot",
@@ -152,7 +153,7 @@ def _set_probes(probes) -> None:
 
 
 def __getattr__(name: str):
-    if name in ("Backend", "Converter", "PythonLoopStager", "TraceProbe"):
+    if name in ("Backend", "Converter", "PythonLoopStager", "ScratchTest", "TraceProbe"):
         from autograph_cli.operators import _protocol  # typing is imported only when a protocol is asked for
 
         return getattr(_protocol, name)

@@ -105,6 +105,10 @@ def if_stmt(cond, body, orelse, names=()):
     raise fixed
 
 
+# backends that can forget what a staged while's first test recorded (ScratchTest)
+_scratch_tests: list = []
+
+
 def while_stmt(test, body, names=(), opts=None):
     """``while test(): body()``. A staged first test makes it a staged loop.
     A test that becomes staged after Python iterations (a break or return
@@ -122,11 +126,15 @@ def while_stmt(test, body, names=(), opts=None):
         except (RecursionError, ValueError):
             pass
     try:
+        marks = [(s, s.trace_mark()) for s in _scratch_tests] if _scratch_tests else ()
         c = test()
         b = _by_type.get(type(c))
         if b is None:
             b = _resolve(type(c))
         if b:
+            for s, mark in marks:  # (the staged loop traces the test again)
+                if s is b and mark is not None:
+                    b.discard_since(mark)
             return b.while_stmt(test, body, State(names, (test, body)), opts or {}, c)
         while c:
             body()

@@ -72,6 +72,10 @@ def _changed() -> None:
     _calls.reset_overloads()
     operators._set_probes(
         b.trace_active for b in registered_backends() if callable(getattr(b, "trace_active", None)))
+    from autograph_cli.operators import _control_flow
+
+    _control_flow._scratch_tests[:] = [
+        b for b in registered_backends() if callable(getattr(b, "trace_mark", None))]
 
 
 def registered_backends() -> list:

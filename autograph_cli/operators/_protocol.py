@@ -119,6 +119,23 @@ class PythonLoopStager(Protocol):
 
 
 @runtime_checkable
+class ScratchTest(Protocol):
+    """Optional: a backend whose traces can forget what the first evaluation
+    of a ``while`` test added. The operators evaluate the test once to choose
+    the loop's kind; a staged loop traces the test again inside the loop, so
+    that first evaluation must leave no side effect behind (a variable
+    assigned in the test would run once more than in Python). TensorFlow
+    evaluates it in a scratch graph."""
+
+    def trace_mark(self) -> Any:
+        """An opaque mark of the trace being recorded (None outside one)."""
+
+    def discard_since(self, mark: Any) -> None:
+        """Drop the side effects recorded since ``mark``: what they compute
+        runs only if something uses it."""
+
+
+@runtime_checkable
 class TraceProbe(Protocol):
     """Optional: a backend whose traces begin outside the operators (JAX's
     transformations call converted code directly) says whether one is

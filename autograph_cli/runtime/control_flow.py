@@ -1524,6 +1524,17 @@ class Backend:
     def if_exp(self, cond, true_fn, false_fn):
         return staged_cond(cond, lambda: (true_fn(),), lambda: (false_fn(),), (IF_EXP_NAME,), None)[0]
 
+    def trace_mark(self):
+        g = ctx.graph
+        if g is None:
+            return None
+        return g.block, len(g.block.nodes)
+
+    def discard_since(self, mark):
+        block, start = mark
+        for node in block.nodes[start:]:
+            node.effect = False  # (pruned unless used)
+
     def while_stmt(self, test, body, state, opts, first_cond):
         if ctx.graph is None:
             raise OperatorNotAllowedInGraphError("a staged loop condition outside a trace")
