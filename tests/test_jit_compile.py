@@ -297,6 +297,35 @@ def test_variables_are_inputs_and_written_back():
     assert v.numpy() == want_v and np.array_equal(w.numpy(), want_w)
 
 
+_COUNT = None
+
+
+def _counted(t):
+    _COUNT.assign_add(1)
+    return t % 3 != 0
+
+
+def _test_writes(a):
+    _COUNT.assign(0)
+    w = a * 0
+    while w < (2 if _counted(a) else 3):  # the test assigns a variable: as often as Python evaluates it
+        w += 1
+    n = a * 0
+    while _COUNT.assign_add(1) < 8:
+        n += 1
+    return w, n, _COUNT.read_value()
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_a_while_test_that_assigns_variables_runs_as_often_as_in_python(jit):
+    global _COUNT
+    _COUNT = tf.Variable(0)
+    want = [int(t) for t in _test_writes(3)]
+    assert want == [3, 3, 8]
+    got = tf.function(_test_writes, jit_compile=jit)(tf.constant(3))
+    assert [int(t.numpy()) for t in got] == want
+
+
 def test_variable_created_in_the_function():
     class Counter(tf.Module):
         def __init__(self):

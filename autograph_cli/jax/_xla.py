@@ -560,7 +560,23 @@ def _h_while(w, node, probe=False):
         cond_fun(init)
         body_fun(init)
         return
-    res, new = _loop(w, node, lax.while_loop, cond_fun, body_fun, init)
+    if w.plan.var_writes[id(cond_b)]:
+        # The test writes variables, which lax.while_loop's cond_fun cannot
+        # carry: the test's value is carried instead, computed before the
+        # loop and at the end of each iteration (n + 1 tests, n bodies).
+        def test(c):
+            pred = cond_fun(c)
+            return pred, tuple(_carry(x, v.dtype) for x, v in zip(w.read_state(vs), vs))
+
+        def carried_body(c):
+            loop_vals, state = body_fun(c[1:])
+            pred, state = test((loop_vals, state))
+            return pred, loop_vals, state
+
+        pred, state = test(init)
+        _, res, new = _loop(w, node, lax.while_loop, lambda c: c[0], carried_body, (pred, init[0], state))
+    else:
+        res, new = _loop(w, node, lax.while_loop, cond_fun, body_fun, init)
     w.write_state(vs, new)
     for o, r in zip(outs, res):
         w.env[id(o)] = r
