@@ -1385,3 +1385,41 @@ def test_a_false_staged_assert_is_invalid_argument_and_assertion_error():
     with pytest.raises(tf.errors.InvalidArgumentError, match="too many") as info:
         f(tf.constant(5))
     assert isinstance(info.value, AssertionError)  # as Python's assert raises
+
+
+def test_a_call_of_a_nested_function_writing_nonlocal_names_in_staged_control_flow():
+    """A staged if/loop around a call of a nested function that assigns the
+    caller's variables through ``nonlocal`` carries them (Python's answer)."""
+
+    def f(a, b):
+        x = 0
+        y = b % 7
+
+        def add(t):
+            nonlocal x
+            x = x + t
+
+        def twice(t):  # writes x through add: nested functions calling each other
+            add(t)
+            add(t)
+
+        for i in range(a % 4):
+            add(b)
+        if a > b:
+            twice(a)
+        w = a * 0
+        while w < 2:
+            w = w + 1
+            if y >= 3:
+                break
+        else:
+            def reset():
+                nonlocal y
+                y = 4
+            reset()
+        return x, y
+
+    staged = tf.function(f)
+    for a, b in [(3, 5), (-4, 11), (0, 0), (17, -2), (6, 2)]:
+        got = tuple(int(t) for t in staged(tf.constant(a), tf.constant(b)))
+        assert got == f(a, b), (a, b)
