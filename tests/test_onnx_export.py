@@ -872,6 +872,9 @@ _GRADIENTS = {  # loss(x, w): x (None, 6, 6, 2) or (None, 4); w (4, 4)
         tf.tile(tf.reshape(x, [-1, 4]), [1, 2]) ** 2),
     "gather_rows": lambda x, w: tf.reduce_sum(tf.gather(w, [3, 0, 3, 1]) * tf.reshape(tf.range(16.0), [4, 4])) + tf.reduce_sum(
         tf.gather(tf.reshape(x, [-1, 4]), [2, 1], axis=1) ** 2),
+    "gather_batch_dims": lambda x, w: tf.reduce_sum(
+        tf.gather(w, tf.constant([[3, 0], [1, 1], [2, 2], [0, 3]]), axis=1, batch_dims=1) * 2.0) + tf.reduce_sum(
+        tf.gather(tf.reshape(x, [-1, 4]), tf.argmax(tf.reshape(x, [-1, 4]), axis=1), axis=1, batch_dims=1) ** 2),
     "top_k_sort": lambda x, w: tf.reduce_sum(tf.math.top_k(tf.reshape(x, [-1, 4]), 2).values * w[0, :2]) + tf.reduce_sum(
         tf.sort(w, axis=0) * tf.reshape(tf.range(16.0), [4, 4])),
     "concat_cumsum": lambda x, w: tf.reduce_sum(tf.math.cumsum(tf.concat([w, w * 2.0, tf.reshape(x, [-1, 4])], 0), axis=0) ** 2),
@@ -934,3 +937,21 @@ def test_conv2d_transpose_exports(strides, padding, out):
         return tf.nn.conv2d_transpose(x, f, tf.stack([tf.shape(x)[0], out, out, 3]), strides, padding)
 
     check(tf.function(up, input_signature=sig), sig, [(x, f), (x[:1], f)], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("pshape, ishape, axis, batch_dims", [
+    ((2, 3, 5, 2), (2, 3, 4), 2, 2), ((2, 3, 5, 2), (2, 4), 2, 1), ((3, 4, 6), (3, 2, 2), 2, 1)])
+def test_gradient_of_gather_with_batch_dims_exports(pshape, ishape, axis, batch_dims):
+    rng = np.random.default_rng(len(ishape))
+    p = rng.normal(size=pshape).astype(np.float32)
+    idx = rng.integers(0, pshape[axis], size=ishape).astype(np.int32)
+
+    def f(p, idx):
+        with tf.GradientTape() as tape:
+            tape.watch(p)
+            y = tf.gather(p, idx, axis=axis, batch_dims=batch_dims)
+            loss = tf.reduce_sum(y * tf.sin(tf.cast(tf.reshape(tf.range(tf.size(y)), tf.shape(y)), tf.float32)))
+        return y, tape.gradient(loss, p)
+
+    sig = [tf.TensorSpec([None, *pshape[1:]]), tf.TensorSpec([None, *ishape[1:]], tf.int32)]
+    check(tf.function(f, input_signature=sig), sig, [(p, idx), (p[:1], idx[:1])], rtol=1e-5, atol=1e-5)

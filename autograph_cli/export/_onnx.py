@@ -2044,6 +2044,40 @@ def _gather_grad(cx, node, ins):
     return [dz]
 
 
+def _gather_batched_grad(cx, node, ins):
+    # tf.gather(..., batch_dims=b)'s gradient: the batch dimensions flattened
+    # into one, params' axis moved next to it, g's rows added at (batch,
+    # index) of a zero params (ScatterND), put back
+    g, idx, p = ins
+    a, b = int(node.attrs["axis"]), int(node.attrs["batch_dims"])
+    r = _static_rank(cx, node.inputs[2], "tf.gather's gradient")
+    ri = _static_rank(cx, node.inputs[1], "tf.gather's gradient")
+    ni, ax = ri - b, a - b + 1  # index dims after the batch; the axis among [batch, params[b:]]
+
+    def flat(t, t_rank):
+        rest = cx.op1("Slice", [cx.op1("Shape", [t]), cx.i64([b]), cx.i64([t_rank])])
+        return cx.op1("Reshape", [t, cx.op1("Concat", [cx.i64([-1]), rest], axis=0)])
+
+    zf = flat(_zeros_of(cx, node.inputs[0], p), r)  # [B, params[b:]]
+    rf = r - b + 1
+    perm_p = [0, ax] + [d for d in range(1, rf) if d != ax]
+    zt = cx.op1("Transpose", [zf], perm=perm_p)  # [B, P_a, params[b:a], params[a+1:]]
+    gf = flat(g, r - 1 + ri - b)  # [B, params[b:a], idx[b:], params[a+1:]]
+    n_pre = ax - 1
+    perm_g = [0] + list(range(1 + n_pre, 1 + n_pre + ni)) + list(range(1, 1 + n_pre)) + \
+        list(range(1 + n_pre + ni, r - b + ni))
+    gt = cx.op1("Transpose", [gf], perm=perm_g)  # [B, idx[b:], params[b:a], params[a+1:]]
+    idf = flat(cx.op1("Cast", [idx], to=TP.INT64), ri)  # [B, idx[b:]]
+    n_b = cx.op1("Slice", [cx.op1("Shape", [idf]), cx.i64([0]), cx.i64([1])])
+    iota = cx.op1("Range", [cx.i64(0), cx.op1("Squeeze", [n_b, cx.i64([0])]), cx.i64(1)])
+    iota = cx.op1("Expand", [cx.op1("Reshape", [iota, cx.i64([-1] + [1] * ni)]), cx.op1("Shape", [idf])])
+    full = cx.op1("Concat", [cx.op1("Unsqueeze", [iota, cx.i64([-1])]), cx.op1("Unsqueeze", [idf, cx.i64([-1])])],
+                  axis=-1)
+    dz = cx.op1("ScatterND", [zt, full, gt], reduction="add")
+    back = cx.op1("Transpose", [dz], perm=[int(i) for i in np.argsort(perm_p)])
+    return cx.op("Reshape", [back, cx.op1("Shape", [p])])
+
+
 def _concat_grad(cx, node, ins):
     axis = node.attrs["axis"]
     rank = _static_rank(cx, node.inputs[1], "tf.concat's gradient")
@@ -2263,6 +2297,7 @@ for _name, _fn in {
     "TakeAlongAxis": _take_along,
     "CumsumReverse": _cumsum_reverse,
     "GatherGrad": _gather_grad,
+    "GatherBatchedGrad": _gather_batched_grad,
     "ConcatGrad": _concat_grad,
     "StridedSliceGrad": _strided_slice_grad,
     "AvgPool": _pool("AveragePool"),
