@@ -22,6 +22,7 @@ from ._scope import own_scope
 from ._unconvertible import Construct, constructs, spans_a_line, word_lines
 
 _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.SimpleStatementSuite)
+_NAME = cst.Name
 _is_statement_type: dict = {}  # isinstance against libcst's ABCs is slow: cache per type
 
 
@@ -134,6 +135,10 @@ class _Analyzer(NodeVisitor):
         own scope (pushed before its children, popped after), in one
         function: the walk visits every node of every function."""
         t = type(node)
+        if t is _NAME:  # (visit_Name, inline: the most frequent node)
+            if self.frames:
+                self.frames[-1].reads.add(node.value)
+            return
         is_statement = _is_statement_type.get(t)
         if is_statement is None:
             is_statement = _is_statement(node)
