@@ -99,7 +99,7 @@ def test_equal_python_values_from_both_branches_are_tensors_too():
     them: the same number, bool, string or tuple of them from both branches
     is one too (so a later `if` on it is staged), and so is an item both
     branches write (`acc[0]`, a composite name); a value with no tensor form
-    (a function, an object) stays as it is."""
+    (a function, an object, an int beyond int32) stays as it is."""
     seen = {}
 
     def helper():
@@ -107,16 +107,16 @@ def test_equal_python_values_from_both_branches_are_tensors_too():
 
     @tf.function
     def f(c):
-        n, s, p, fn, acc = 0, "a", (1, 2.5), None, [1]
+        n, s, p, fn, acc, big = 0, "a", (1, 2.5), None, [1], 0
         if c:
-            n, s, p, fn = 3, "b", (1, 2.5), helper
+            n, s, p, fn, big = 3, "b", (1, 2.5), helper, 2**40
         else:
-            n, s, p, fn = 3, "b", (1, 2.5), helper
+            n, s, p, fn, big = 3, "b", (1, 2.5), helper, 2**40
         if c:
             acc[0] = 2
         else:
             acc[0] = 2
-        seen.update(n=n, s=s, p=p, fn=fn, acc=acc)
+        seen.update(n=n, s=s, p=p, fn=fn, acc=acc, big=big)
         if n > 2:  # staged: n is a tensor
             k = 1
         else:
@@ -128,6 +128,7 @@ def test_equal_python_values_from_both_branches_are_tensors_too():
     assert [type(seen[k]).__name__ for k in ("n", "s", "k")] == ["SymbolicTensor"] * 3
     assert [type(x).__name__ for x in seen["p"]] == ["SymbolicTensor"] * 2
     assert seen["fn"] is helper and type(seen["acc"][0]).__name__ == "SymbolicTensor"
+    assert seen["big"] == 2**40 and type(seen["big"]) is int  # no int32 form: kept
     assert (out[0].numpy(), out[1].numpy(), out[2][1].numpy()) == (11, b"b", 2.5)
     assert out[2][0].dtype == tf.int32 and out[2][1].dtype == tf.float32
 

@@ -207,7 +207,7 @@ def _merge(name, a, b, location, branch_names=("main", "else")):
 
 
 #: the Python leaves a staged conditional outputs as tensors
-_SCALARS = (bool, int, float, str, bytes, np.bool_, np.number, np.str_, np.bytes_)
+_SCALARS = (bool, int, float, str, bytes)
 
 
 def _cond_output_leaves(v, shared=False, tensors=False):
@@ -226,7 +226,9 @@ def _cond_output_leaves(v, shared=False, tensors=False):
 
 
 def _is_scalar(x):
-    return type(x) in _SCALARS or isinstance(x, (np.generic, np.ndarray)) and x.dtype != object
+    if type(x) is int:
+        return -2**31 <= x < 2**31  # (a larger one has no int32 tensor form here: kept as it is)
+    return type(x) in _SCALARS or isinstance(x, (np.generic, np.ndarray)) and x.dtype.kind in "biufcSU"
 
 
 class _AppendedInBranch(Exception):
