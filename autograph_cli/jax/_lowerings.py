@@ -857,6 +857,23 @@ def _stateless_random_params(node, shape, seed, *params):
     return jax.pure_callback(host, jax.ShapeDtypeStruct(dims, np_dtype), jnp.asarray(seed), *map(jnp.asarray, params))
 
 
+@register_lowering("jax", "StatefulPhiloxDraw")
+def _stateful_philox_draw(node, shape, state):
+    # tf.random.Generator's draw: the runtime's Philox kernel called on the host with the
+    # state's value (the values and the advanced state, as the runtime computes them)
+    dims = _static_tuple(shape, "the shape of a tf.random.Generator draw")
+    attrs = node.attrs
+    np_dtype = attrs["dtype"].np
+    kernel = node.opdef.kernel
+
+    def host(state_value):
+        values, new_state = kernel(np.asarray(dims, np.int64), np.asarray(state_value), **attrs)
+        return np.asarray(values, np_dtype), np.asarray(new_state, np.int64)
+
+    return jax.pure_callback(host, (jax.ShapeDtypeStruct(dims, np_dtype), jax.ShapeDtypeStruct((3,), np.int64)),
+                             jnp.asarray(state))
+
+
 @register_lowering("jax", "ProdDynGrad")
 def _prod_dyn_grad(node, x, dy, axis):
     # the gradient of a product over a tensor axis: ProdGrad once the axis is

@@ -1017,7 +1017,7 @@ def _(op, d):
 
 
 not_differentiable("IsNan", "IsInf", "IsFinite", "ArgSort", "Unique", "StatelessRandom", "StatelessRandomParams",
-                   "TruncatedNormal",
+                   "StatefulPhiloxDraw", "TruncatedNormal",
                    "RandomShuffle", "RandomUniformLike", "Multinomial", "Bincount")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as dt
+from .. import philox as _philox
 from ..context import ctx
 from ..opdef import define
 from ..shapes import TensorShape
@@ -161,11 +162,32 @@ def _stateless_infer(inputs, attrs):
     return [(attrs["dtype"], TensorShape(_sa.static_shape_of(shp)))]
 
 
-def _rng(seed):
+def _seed_pair(seed):
     s = np.asarray(seed).reshape(-1)
     if s.shape != (2,):
         raise ValueError(f"seed must have shape [2], not {list(np.shape(seed))}")
-    return np.random.default_rng([int(v) & _MASK for v in s.tolist()] + [0x5EED])
+    return int(s[0]), int(s[1])
+
+
+def philox_values(kind, shape, dtype, key, counter, a, b):
+    """TensorFlow's values for `kind` from the Philox calls at `counter` under `key`: the unit
+    sample (philox.sample), then scaled as TensorFlow's Python wrappers do in the output dtype
+    (rnd * (maxval - minval) + minval; rnd * stddev + mean); integers in [a, b) directly."""
+    shape = tuple(int(d) for d in np.atleast_1d(shape).tolist()) if np.ndim(shape) else ()
+    np_dtype = dtype.np
+    if kind == "full_int":
+        return _philox.sample("full_int", shape, np_dtype, key, counter)
+    if kind == "uniform" and dtype.is_integer:
+        return _philox.sample("uniform", shape, np_dtype, key, counter, a, b)
+    rnd = _philox.sample(kind, shape, np_dtype, key, counter)
+    lo, hi = np.asarray(a, np_dtype), np.asarray(b, np_dtype)
+    out = rnd * (hi - lo) + lo if kind == "uniform" else rnd * hi + lo
+    return np.asarray(out, np_dtype)
+
+
+def _stateless_kernel(shape, seed, dtype, kind, a, b):
+    key, counter = _philox.key_counter_from_seed(*_seed_pair(seed))
+    return philox_values(kind, shape, dtype, key, counter, a, b)
 
 
 def _truncated(rng, shape):
@@ -187,10 +209,12 @@ def _sample(rng, shape, dtype, kind, a, b):
     return (base * b + a).astype(dtype.np)
 
 
+# the stateless ops draw TensorFlow's Philox numbers (runtime/philox.py): the same values as
+# TensorFlow's CPU kernels for the same seed
 STATELESS = define(
     "StatelessRandom",
     _stateless_infer,
-    lambda shape, seed, dtype, kind, a, b: _sample(_rng(seed), shape, dtype, kind, a, b),
+    _stateless_kernel,
     sig="shape, seed, *, dtype: dtype, kind: str, a: scalar, b: scalar"
 )
 
@@ -214,12 +238,16 @@ def _seed(seed):
 @_sa.static_args("tf.random.stateless_uniform", "minval", "maxval")
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dt.float32, name=None, alg="auto_select"):
     dtype = dt.as_dtype(dtype)
-    if maxval is None:
-        if dtype.is_integer:
-            raise ValueError("Must specify maxval for integer dtype")
-        maxval = 1
     fn = "tf.random.stateless_uniform"
-    a, b = _scalar(minval, fn, "minval"), _scalar(maxval, fn, "maxval")
+    if dtype.is_integer and minval is None and maxval is None:  # the whole range of the dtype
+        return apply1(STATELESS, [_shape_tensor(shape, fn), _seed(seed)],
+                      {"dtype": dtype, "kind": "full_int", "a": 0, "b": 0})
+    if dtype.is_integer and (minval is None) != (maxval is None) or (dtype.is_integer and maxval is None):
+        raise ValueError(f"For integer dtype {dtype.name}, minval and maxval must be both `None` or both "
+                         f"non-`None`; got minval={minval} and maxval={maxval}")
+    if maxval is None:
+        maxval = 1
+    a, b = _scalar(0 if minval is None else minval, fn, "minval"), _scalar(maxval, fn, "maxval")
     return apply1(STATELESS, [_shape_tensor(shape, fn), _seed(seed)],
                   {"dtype": dtype, "kind": "uniform", "a": a, "b": b})
 
@@ -409,14 +437,15 @@ def stateless_categorical(logits, num_samples, seed, dtype=dt.int64, name=None):
 
 
 def stateless_split(seed, num=2, alg="auto_select"):
-    """tf.random.experimental.stateless_split: ``num`` new seeds (an int64 [num, 2] tensor)
-    derived from ``seed``, for stateless ops."""
-    return stateless_uniform([int(num), 2], seed, minval=0, maxval=2 ** 62, dtype=dt.int64)
+    """tf.random.experimental.stateless_split: ``num`` new seeds ([num, 2], the seed's dtype)
+    derived from ``seed``, for stateless ops (full-range integers drawn from it, as TensorFlow)."""
+    seed = _seed(seed) if isinstance(seed, Tensor) else convert_to_tensor(seed)
+    return stateless_uniform([int(num), 2], seed, minval=None, maxval=None, dtype=seed.dtype)
 
 
 def stateless_fold_in(seed, data, alg="auto_select"):
-    """tf.random.experimental.stateless_fold_in: a new seed (int64 [2]) from ``seed`` and
-    an integer ``data``."""
-    derived = stateless_uniform([2], seed, minval=0, maxval=2 ** 62, dtype=dt.int64)
-    mixed = _stack([derived[0], derived[1] + _t(data, dtype=dt.int64)])
-    return stateless_uniform([2], mixed, minval=0, maxval=2 ** 62, dtype=dt.int64)
+    """tf.random.experimental.stateless_fold_in: a new seed [2]: a full-range integer drawn from
+    ``seed`` (of ``data``'s dtype), then ``data``."""
+    data = _t(data)
+    seed1 = stateless_uniform([], seed, minval=None, maxval=None, dtype=data.dtype)
+    return _stack([seed1, data])
