@@ -747,8 +747,13 @@ class Function:
             if self._created_variables:
                 raise _singleton_error()
             self._created_variables = True
-            # trace again: a correct function creates its variables only once
-            self._trace_once(args, allow_variables=False)
+            # trace again: a correct function creates its variables only once. As TensorFlow, the
+            # calls run this second trace (Python state the first trace changed, a counter say, is
+            # what it sees) once the new variables hold their initial values; a variable whose
+            # initial value is computed in the graph is initialized by running the first trace
+            again = self._trace_once(args, allow_variables=False)
+            if all(v._value is not None for v in cf.graph.created_variables):
+                cf = again
         self._concretes.append(cf)
         return cf
 

@@ -44,6 +44,46 @@ INIT = ops.define("VarHandleInit", _read_infer, lambda x, var: var._init_once(x)
                   emit=lambda n, a, bind: f"{bind(n.attrs['var'])}._init_once({a[0]})", sig="value, *, var: any")
 
 
+def _lifted_value(t):
+    """The value of a traced tensor computed from constants by pure ops only (a variable's initial
+    value TensorFlow lifts out of the function and computes eagerly), else None. At most 256 nodes
+    are evaluated, each once."""
+    memo: dict = {}
+
+    def value(t):
+        if t.const is not None:
+            return t.const
+        node = t.node
+        if node is None or node.regions:
+            return None
+        if node.id not in memo:
+            memo[node.id] = None
+            op = node.opdef
+            if len(memo) > 256 or op is None or op.effect or op.nofold or op.kernel is None:
+                return None
+            vals = [value(i) for i in node.inputs]
+            if any(v is None for v in vals):
+                return None
+            try:
+                out = op.kernel(*vals, **node.attrs)
+            except Exception:  # noqa: BLE001 - not liftable: initialized when the graph runs
+                return None
+            memo[node.id] = out if len(node.outputs) > 1 else [out]
+        outs = memo[node.id]
+        if outs is None:
+            return None
+        for o, v in zip(node.outputs, outs):
+            if o is t:
+                return v
+        return None
+
+    v = value(t)
+    if v is None or t.dtype.np is None:
+        return v
+    v = np.asarray(v, dtype=t.dtype.np)
+    return v[()] if v.ndim == 0 else v
+
+
 class Variable:
     """tf.Variable: a named, mutable tensor value."""
 
@@ -68,6 +108,12 @@ class Variable:
         if g is not None:
             g.created_variables.append(self)
             init = convert_to_tensor(initial_value, dtype=dtype)
+            lifted = _lifted_value(init) if isinstance(init, SymbolicTensor) and init.const is None else None
+            if lifted is not None:  # computed from constants only: initialized now, as TensorFlow lifts it
+                self._dtype = init.dtype
+                self._shape = TensorShape(shape) if shape is not None else TensorShape(np.shape(lifted))
+                self._value = lifted
+                return
             if isinstance(init, SymbolicTensor) and init.const is None:
                 self._dtype = init.dtype
                 self._shape = TensorShape(shape) if shape is not None else init.shape

@@ -301,7 +301,15 @@ strided_slice = _oc.strided_slice
 broadcast_to = _oc.broadcast_to
 broadcast_static_shape = _oc.broadcast_static_shape
 broadcast_dynamic_shape = _oc.broadcast_dynamic_shape
+repeat = _oc.repeat
+roll = _oc.roll
+meshgrid = _oc.meshgrid
+searchsorted = _oc.searchsorted
+math.roll = _oc.roll
 linalg.matvec = _oc.matvec
+linalg.band_part = _oc.band_part
+linalg.triangular_solve = _oc.triangular_solve
+linalg.cholesky_solve = _oc.cholesky_solve
 math.truncatediv = _oc.truncatediv
 math.truncatemod = _oc.truncatemod
 random.stateless_uniform = _or.stateless_uniform
@@ -890,12 +898,12 @@ __all__ = [
     "equal", "errors", "executing_eagerly", "exp", "expand_dims", "eye", "fill", "float16", "float32", "float64",
     "floordiv", "foldl", "foldr", "function", "gather", "gather_nd", "greater", "greater_equal", "half",
     "identity", "init_scope", "int16", "int32", "int64", "int8", "io", "is_tensor", "keras", "less", "less_equal",
-    "linalg", "linspace", "lookup", "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul", "maximum",
+    "linalg", "linspace", "lookup", "logical_and", "logical_not", "logical_or", "map_fn", "math", "matmul", "maximum", "meshgrid",
     "minimum", "multiply", "name_scope", "negative", "nest", "newaxis", "nn", "norm", "not_equal",
     "numpy_function", "one_hot", "ones",
     "ones_like", "pad", "pow", "print", "py_function", "ragged", "random", "range", "rank", "reduce_all",
     "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_sum",
-    "reshape", "reverse", "round", "saved_model", "scan", "scatter_nd", "sequence_mask",
+    "repeat", "reshape", "reverse", "roll", "round", "saved_model", "scan", "scatter_nd", "searchsorted", "sequence_mask",
     "shape", "shape_n", "sigmoid", "sign", "sin",
     "size", "slice", "sort", "sparse", "split", "sqrt", "square", "squeeze", "stack", "stop_gradient", "strided_slice",
     "string",

@@ -19,6 +19,7 @@ from ._core import apply1
 from .math import cast, floordiv, floormod, logical_and, matmul, not_equal
 
 __all__ = ["slice_", "strided_slice", "broadcast_to", "broadcast_static_shape", "broadcast_dynamic_shape", "matvec",
+           "repeat", "roll", "meshgrid", "searchsorted", "band_part", "triangular_solve", "cholesky_solve",
            "truncatediv", "truncatemod", "dynamic_partition", "dynamic_stitch"]
 
 
@@ -209,3 +210,120 @@ def dynamic_stitch(indices, data, name=None):
     if not isinstance(out, EagerTensor):
         out.set_shape(TensorShape([None]).concatenate(elem))
     return out
+
+
+# ------------------------------------------------ repeat, roll, meshgrid, searchsorted
+def _axis_index(x, axis):
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError("the input's rank must be known while tracing")
+    a = int(axis)
+    if not -rank <= a < rank:
+        raise InvalidArgumentError(None, "Repeat", f"axis {a} is out of range for a tensor of rank {rank}")
+    return a % rank
+
+
+def repeat(input, repeats, axis=None, name=None):  # noqa: A002
+    """tf.repeat: each element (each slice along `axis`; the flattened input when axis is None)
+    repeated `repeats` times (a scalar, or one count per slice)."""
+    from .array import concat, cumsum, gather, reshape
+    from ..ragged import row_splits_to_segment_ids
+
+    x = _t(input)
+    if axis is None:
+        x, axis = reshape(x, [-1]), 0
+    axis = _axis_index(x, axis)
+    n = _shape(x, out_type=dt.int64)[axis]
+    r = cast(_t(repeats), dt.int64)
+    if r.shape.rank == 0:
+        r = fill(stack([n]), r)
+    splits = concat([_t([0], dtype=dt.int64), cumsum(reshape(r, [-1]))], 0)
+    return gather(x, row_splits_to_segment_ids(splits), axis=axis)
+
+
+def roll(input, shift, axis, name=None):  # noqa: A002
+    """tf.roll: elements shifted along each axis by `shift` (wrapping around)."""
+    from .array import gather, range as _range
+
+    x = _t(input)
+    def as_list(v):
+        return [v] if np.ndim(v) == 0 and not (isinstance(v, Tensor) and v.shape.rank != 0) else _elements(v)
+
+    shifts, axes = as_list(shift), as_list(axis)
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = shifts * len(axes)
+    if len(shifts) != len(axes):
+        raise InvalidArgumentError(None, "Roll", "shift and axis must have the same size")
+    for s, a in zip(shifts, axes):
+        a = _axis_index(x, a)
+        n = _shape(x, out_type=dt.int64)[a]
+        idx = floormod(_range(0, n, dtype=dt.int64) - cast(_t(s), dt.int64), n)
+        x = gather(x, idx, axis=a)
+    return x
+
+
+def meshgrid(*args, **kwargs):
+    """tf.meshgrid: coordinate grids from 1-D tensors ('xy' indexing: the first two axes swapped, as numpy)."""
+    from .array import reshape
+
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"unexpected keyword arguments {sorted(kwargs)}")
+    if indexing not in ("xy", "ij"):
+        raise ValueError("indexing parameter must be either 'xy' or 'ij'")
+    xs = [reshape(_t(a), [-1]) for a in args]
+    n = len(xs)
+    dims = [_shape(v)[0] for v in xs]
+    swap = indexing == "xy" and n > 1
+    if swap:
+        dims[0], dims[1] = dims[1], dims[0]
+    out = []
+    for i, v in enumerate(xs):
+        pos = {0: 1, 1: 0}.get(i, i) if swap else i
+        shape = [1] * n
+        shape[pos] = -1
+        out.append(broadcast_to(reshape(v, shape), stack(dims)))
+    return out
+
+
+def searchsorted(sorted_sequence, values, side="left", out_type=dt.int32, name=None):
+    """tf.searchsorted: for each value, the index where it would be inserted in the (last axis of
+    the) sorted sequence: after equal elements with side='right'."""
+    from .math import less, less_equal, reduce_sum
+
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+    seq, vals = _convert_pair(sorted_sequence, values)
+    below = (less if side == "left" else less_equal)(expand_dims(seq, -2), expand_dims(vals, -1))
+    return reduce_sum(cast(below, dt.as_dtype(out_type)), axis=-1)
+
+
+def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
+    """tf.linalg.band_part: the innermost matrices with everything outside the band zeroed (kept:
+    i - j <= num_lower and j - i <= num_upper; a negative bound keeps that whole triangle)."""
+    from .array import range as _range, where, zeros_like
+    from .math import less, less_equal, logical_or
+
+    x = _t(input)
+    rows, cols = _shape(x, out_type=dt.int64)[-2], _shape(x, out_type=dt.int64)[-1]
+    i = expand_dims(_range(0, rows, dtype=dt.int64), -1)
+    j = expand_dims(_range(0, cols, dtype=dt.int64), 0)
+    lo, up = cast(_t(num_lower), dt.int64), cast(_t(num_upper), dt.int64)
+    keep = logical_and(logical_or(less(lo, 0), less_equal(i - j, lo)), logical_or(less(up, 0), less_equal(j - i, up)))
+    return where(keep, x, zeros_like(x))
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """tf.linalg.triangular_solve: x with matrix @ x = rhs, reading only the lower (or upper)
+    triangle of `matrix` (its adjoint with adjoint=True)."""
+    from .linalg import solve
+
+    tri = band_part(matrix, -1, 0) if lower else band_part(matrix, 0, -1)
+    return solve(tri, rhs, adjoint=adjoint)
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """tf.linalg.cholesky_solve: x with A @ x = rhs, given A's Cholesky factor (lower triangular)."""
+    y = triangular_solve(chol, rhs, lower=True)
+    return triangular_solve(chol, y, lower=True, adjoint=True)
