@@ -162,6 +162,15 @@ def _stateless_infer(inputs, attrs):
     return [(attrs["dtype"], TensorShape(_sa.static_shape_of(shp)))]
 
 
+def _rng(seed):
+    """A numpy generator from a seed pair (the parameterized stateless draws: Poisson, gamma,
+    binomial, which do not follow TensorFlow's algorithms)."""
+    s = np.asarray(seed).reshape(-1)
+    if s.shape != (2,):
+        raise ValueError(f"seed must have shape [2], not {list(np.shape(seed))}")
+    return np.random.default_rng([int(v) & _MASK for v in s.tolist()] + [0x5EED])
+
+
 def _seed_pair(seed):
     s = np.asarray(seed).reshape(-1)
     if s.shape != (2,):
