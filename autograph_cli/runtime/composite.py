@@ -24,7 +24,7 @@ from . import dtypes as dt
 from . import ops
 from .ops import array as oa
 from .ops.array import gather_nd, scatter_nd
-from .ops.strings import pieces, split_parts, unicode_encode_rows
+from .ops.strings import join_rows, ngram_rows, pieces, split_parts, unicode_encode_rows
 from .ragged import (RaggedTensor, RaggedTensorSpec, map_flat_values, values_of_composites, ragged_boolean_mask, ragged_concat,
                      ragged_constant, ragged_range, ragged_reduce, ragged_stack, row_splits_to_segment_ids,
                      segment_ids_to_row_splits, ragged_binary, ragged_unary, ragged_expand_dims, ragged_gather,
@@ -38,7 +38,7 @@ __all__ = ["SparseTensor", "SparseTensorSpec", "RaggedTensor", "RaggedTensorSpec
            "map_flat_values", "ragged_stack", "ragged_concat", "ragged_tile", "ragged_reduce", "ragged_binary", "ragged_unary",
            "row_splits_to_segment_ids", "segment_ids_to_row_splits", "SPARSE", "is_composite", "ragged_expand_dims",
            "ragged_gather", "ragged_size", "ragged_map_fn", "ragged_shape", "ragged_where", "bytes_split",
-           "unicode_split", "unicode_decode", "unicode_decode_with_offsets", "unicode_encode"]
+           "unicode_split", "unicode_decode", "unicode_decode_with_offsets", "unicode_encode", "ngrams", "ragged_reduce_join"]
 
 _I64 = dt.int64
 
@@ -662,3 +662,46 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     splits = ops.range(ops.cast(rows, dt.int64) + 1) * width
     flat = unicode_encode_rows(ops.reshape(x, [-1]), splits, output_encoding, errors, replacement_char)
     return ops.reshape(flat, outer)
+
+
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,  # noqa: A002
+           preserve_short_sequences=False, name=None):
+    """tf.strings.ngrams: the n-grams of the innermost dimension of strings (a vector gives a vector,
+    a RaggedTensor or a matrix one row of n-grams per row: ragged)."""
+    if isinstance(ngram_width, (list, tuple)):
+        if len(ngram_width) != 1:
+            raise NotImplementedError("tf.strings.ngrams with several widths is not supported by this runtime")
+        ngram_width = ngram_width[0]
+    args = (ngram_width, separator, pad_values, padding_width, preserve_short_sequences)
+    if isinstance(data, RaggedTensor):
+        if isinstance(data.values, RaggedTensor):
+            return data.with_values(ngrams(data.values, *args))
+        values, splits = ngram_rows(data.values, data.row_splits, *args)
+        return RaggedTensor(values, splits)
+    x = convert_to_tensor(data)
+    if x.shape.rank == 1:
+        n = ops.cast(ops.shape(x)[0], dt.int64)
+        values, _ = ngram_rows(x, ops.stack([ops.zeros([], dt.int64), n]), *args)
+        return values
+    if x.shape.rank == 2:
+        width = ops.cast(ops.shape(x)[1], dt.int64)
+        splits = ops.range(ops.cast(ops.shape(x)[0], dt.int64) + 1) * width
+        values, new_splits = ngram_rows(ops.reshape(x, [-1]), splits, *args)
+        return RaggedTensor(values, new_splits)
+    raise ValueError(f"tf.strings.ngrams supports vectors, matrices and RaggedTensors here, got shape {x.shape}")
+
+
+def ragged_reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """tf.strings.reduce_join of a RaggedTensor along its last (ragged) axis: one string per row."""
+    from .ops.strings import reduce_join
+
+    rank = inputs.shape.rank
+    if axis is None or (int(axis) % rank if rank else 0) != rank - 1:
+        if axis is None:
+            return reduce_join(join_rows(inputs.flat_values, ops.stack([ops.zeros([], dt.int64), ops.cast(
+                ops.shape(inputs.flat_values)[0], dt.int64)]), separator), separator=separator)
+        raise NotImplementedError("tf.strings.reduce_join of a RaggedTensor joins along the last axis here")
+    if isinstance(inputs.values, RaggedTensor):
+        return inputs.with_values(ragged_reduce_join(inputs.values, -1, keepdims, separator))
+    out = join_rows(inputs.values, inputs.row_splits, separator)
+    return ops.expand_dims(out, -1) if keepdims else out

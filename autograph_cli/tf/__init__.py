@@ -601,6 +601,8 @@ strings.unicode_decode = _composite.unicode_decode
 strings.unicode_decode_with_offsets = _composite.unicode_decode_with_offsets
 strings.unicode_encode = _composite.unicode_encode
 strings.unicode_transcode = _ops.string_ops.unicode_transcode
+strings.reduce_join = _ops.string_ops.reduce_join
+strings.ngrams = _composite.ngrams
 io = _types.SimpleNamespace(decode_raw=_ops.string_ops.decode_raw)
 from autograph_cli.runtime import checkpoint as _checkpoint  # noqa: E402
 from autograph_cli.runtime.forward_mode import ForwardAccumulator as _ForwardAccumulator  # noqa: E402
@@ -757,7 +759,8 @@ def _install_composite_dispatch():
     ragged_first = {"map_fn": lambda *a, **k: _composite.ragged_map_fn(_of.map_fn, *a, **k),
                     "gather": _composite.ragged_gather, "expand_dims": _composite.ragged_expand_dims,
                     "size": _composite.ragged_size, "shape": _composite.ragged_shape,
-                    "where": _composite.ragged_where, "tile": _composite.ragged_tile, "boolean_mask": lambda t, m, axis=None, name=None:
+                    "where": _composite.ragged_where, "tile": _composite.ragged_tile,
+                    "reduce_join": _composite.ragged_reduce_join, "boolean_mask": lambda t, m, axis=None, name=None:
                     _composite.ragged_boolean_mask(t, m)}
     here = globals()
     spaces = [here, vars(math), vars(nn), vars(strings), vars(dtypes)]

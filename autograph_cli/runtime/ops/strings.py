@@ -39,16 +39,32 @@ def _strjoin_kernel(*xs, separator):
 STRJOIN = define("StringJoin", _strjoin_infer, _strjoin_kernel, sig="*inputs, separator: str")
 
 
-def _as_string_kernel(x):
+def _as_string_kernel(x, precision=-1, scientific=False, shortest=False, width=-1, fill=""):
+    def fmt(v):
+        if isinstance(v, (bool, np.bool_)):
+            text = "true" if v else "false"
+        elif isinstance(v, (float, np.floating)):
+            p = "" if precision < 0 else f".{precision}"
+            text = ("%" + p + ("e" if scientific else "g" if shortest else "f")) % v
+        else:
+            text = str(v)
+        if width > 0 and len(text) < width:
+            text = (fill or " ") * (width - len(text)) + text if fill != "0" or not text.startswith("-") \
+                else "-" + "0" * (width - len(text)) + text[1:]
+        return text.encode()
+
     if np.ndim(x) == 0:
-        v = x.item() if hasattr(x, "item") else x
-        if isinstance(v, float):
-            return ("%f" % v).encode()
-        return str(v).encode()
-    return np.vectorize(lambda v: (("%f" % v) if isinstance(v, float) else str(v)).encode(), otypes=[object])(np.asarray(x).tolist() and np.asarray(x).astype(object))
+        return fmt(x.item() if hasattr(x, "item") else x)
+    a = np.asarray(x)
+    out = np.empty(a.shape, dtype=object)
+    for idx in np.ndindex(a.shape):
+        out[idx] = fmt(a[idx].item())
+    return out
 
 
-AS_STRING = define("AsString", lambda i, a: [(dt.string, i[0].shape)], _as_string_kernel, sig="x")
+AS_STRING = define("AsString", lambda i, a: [(dt.string, i[0].shape)], _as_string_kernel,
+                   sig="x, *, precision: int = -1, scientific: bool = False, shortest: bool = False, width: int = -1, "
+                       "fill: str = ''")
 
 
 
@@ -56,8 +72,11 @@ def string_join(inputs, separator="", name=None):
     return apply1(STRJOIN, [_t(i, dtype=dt.string) for i in inputs], {"separator": separator})
 
 
-def as_string(x, name=None):
-    return apply1(AS_STRING, [_t(x)])
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="", name=None):  # noqa: A002
+    """tf.strings.as_string: each element as a string (floats: `precision` digits, scientific or
+    shortest notation; `width` padded with `fill`)."""
+    return apply1(AS_STRING, [_t(input)], {"precision": int(precision), "scientific": bool(scientific),
+                                           "shortest": bool(shortest), "width": int(width), "fill": str(fill)})
 
 
 # ------------------------------------------------------- elementwise string ops
@@ -505,3 +524,105 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
         raise NotImplementedError("tf.io.decode_raw: fixed_length is not supported")
     return apply1(DECODE_RAW, [_t(input_bytes, dtype=dt.string)],
                   {"out_type": dt.as_dtype(out_type), "little_endian": bool(little_endian)})
+
+
+# ------------------------------------------------------------ reduce_join, ngrams
+def _reduce_join_infer(inputs, attrs):
+    x = _string_input("reduce_join")(inputs, attrs)
+    axis, keep = attrs["axis"], attrs["keepdims"]
+    if x.shape.rank is None:
+        return [(dt.string, TensorShape(None))]
+    dims = list(x.shape.dims)
+    axes = range(len(dims)) if axis is None else [a % max(len(dims), 1) for a in axis]
+    out = [1 if i in axes else d for i, d in enumerate(dims)] if keep else \
+        [d for i, d in enumerate(dims) if i not in axes]
+    return [(dt.string, TensorShape(out))]
+
+
+def _reduce_join_kernel(x, axis, keepdims, separator):
+    a = np.asarray(x, dtype=object)
+    sep = separator.encode() if isinstance(separator, str) else separator
+    axes = tuple(range(a.ndim)) if axis is None else tuple(ax % max(a.ndim, 1) for ax in axis)
+    if a.ndim == 0:
+        return a.item()
+    moved = np.moveaxis(a, axes, tuple(range(a.ndim - len(axes), a.ndim)))
+    kept = moved.shape[:a.ndim - len(axes)]
+    flat = moved.reshape(kept + (-1,))
+    out = np.empty(kept, dtype=object)
+    for idx in np.ndindex(kept):
+        out[idx] = sep.join(flat[idx])
+    if keepdims:
+        out = out.reshape([1 if i in axes else d for i, d in enumerate(a.shape)])
+    return out if out.ndim else out.item()
+
+
+REDUCE_JOIN = define("ReduceJoin", _reduce_join_infer, _reduce_join_kernel,
+                     sig="x, *, axis: any, keepdims: bool, separator: bytes")
+
+
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """tf.strings.reduce_join: the strings joined (with `separator`) along `axis` (all axes: None)."""
+    x = _t(inputs, dtype=dt.string)
+    if axis is not None:
+        axis = tuple(int(a) for a in np.atleast_1d(np.asarray(axis.numpy() if hasattr(axis, "numpy") else axis)))
+    sep = separator.encode() if isinstance(separator, str) else separator
+    return apply1(REDUCE_JOIN, [x], {"axis": axis, "keepdims": bool(keepdims), "separator": sep})
+
+
+def _ngrams_infer(inputs, attrs):
+    _string_input("ngrams")(inputs, attrs)
+    return [(dt.string, TensorShape([None])), (dt.int64, inputs[1].shape)]
+
+
+def _ngrams_kernel(values, splits, width, separator, pad_left, pad_right, padding_width, preserve_short):
+    out, new_splits = [], [0]
+    for r in range(len(splits) - 1):
+        row = list(values[splits[r]:splits[r + 1]])
+        if pad_left is not None:
+            pw = width - 1 if padding_width is None or padding_width < 0 else padding_width
+            row = [pad_left] * pw + row + [pad_right] * pw
+        grams = [separator.join(row[i:i + width]) for i in range(len(row) - width + 1)]
+        if not grams and preserve_short and row:
+            grams = [separator.join(row)]
+        out.extend(grams)
+        new_splits.append(len(out))
+    values_out = np.empty(len(out), dtype=object)
+    values_out[:] = out
+    return values_out, np.asarray(new_splits, np.int64)
+
+
+NGRAMS = define("StringNGrams", _ngrams_infer, _ngrams_kernel,
+                sig="values, splits, *, width: int, separator: bytes, pad_left: any, pad_right: any, "
+                    "padding_width: any, preserve_short: bool")
+
+
+def ngram_rows(values, splits, ngram_width, separator=" ", pad_values=None, padding_width=None,
+               preserve_short_sequences=False):
+    """(flat n-grams, their row_splits) of the rows (flat string values, row_splits)."""
+    sep = separator.encode() if isinstance(separator, str) else separator
+    if isinstance(pad_values, (tuple, list)):
+        left, right = pad_values
+    else:
+        left = right = pad_values
+    enc = (lambda v: v.encode() if isinstance(v, str) else v)
+    out, new_splits = apply(NGRAMS, [_t(values, dtype=dt.string), _t(splits)], {
+        "width": int(ngram_width), "separator": sep, "pad_left": enc(left), "pad_right": enc(right),
+        "padding_width": padding_width, "preserve_short": bool(preserve_short_sequences)})
+    return out, new_splits
+
+
+def _segment_join_kernel(values, splits, separator):
+    out = np.empty(len(splits) - 1, dtype=object)
+    for r in range(len(splits) - 1):
+        out[r] = separator.join(values[splits[r]:splits[r + 1]])
+    return out
+
+
+SEGMENT_JOIN = define("StringRowJoin", lambda i, a: [(dt.string, TensorShape([None]))], _segment_join_kernel,
+                      sig="values, splits, *, separator: bytes")
+
+
+def join_rows(values, splits, separator=""):
+    """One string per row of (flat string values, row_splits): the row's strings joined."""
+    sep = separator.encode() if isinstance(separator, str) else separator
+    return apply1(SEGMENT_JOIN, [_t(values, dtype=dt.string), _t(splits)], {"separator": sep})
