@@ -333,10 +333,16 @@ class CheckpointManager:
 
     def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None,
                  checkpoint_name="ckpt", step_counter=None, checkpoint_interval=None, init_fn=None):
+        if checkpoint_interval is not None and step_counter is None:
+            raise ValueError("`step_counter` should be passed if `checkpoint_interval` is not None.")
         self._checkpoint = checkpoint
         self._directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
         self._name = checkpoint_name
+        self._step_counter = step_counter
+        self._checkpoint_interval = checkpoint_interval
+        self._last_saved_step = None
+        self._init_fn = init_fn
         os.makedirs(self._directory, exist_ok=True)
         _, paths = _read_state(self._directory)
         self._paths = [p for p in paths if os.path.exists(p + ".index")]
@@ -357,7 +363,21 @@ class CheckpointManager:
     def checkpoints(self):
         return list(self._paths)
 
+    @property
+    def checkpoint_interval(self):
+        return self._checkpoint_interval
+
     def save(self, checkpoint_number=None, check_interval=True, options=None):
+        """Writes a numbered checkpoint and returns its path; with a checkpoint_interval, returns None
+        instead while fewer than that many steps (step_counter) passed since the last save."""
+        if self._checkpoint_interval is not None:
+            step = int(self._step_counter.numpy() if hasattr(self._step_counter, "numpy") else self._step_counter)
+            if check_interval and self._last_saved_step is not None and \
+                    step < self._last_saved_step + self._checkpoint_interval:
+                return None
+            if checkpoint_number is None:
+                checkpoint_number = step
+            self._last_saved_step = step
         counter = self._checkpoint.save_counter
         counter.assign_add(1)
         number = int(counter.numpy()) if checkpoint_number is None else int(
@@ -374,9 +394,13 @@ class CheckpointManager:
         return path
 
     def restore_or_initialize(self):
+        """Restores the latest checkpoint and returns its path; without one, calls init_fn (if given)
+        and returns None."""
         if self.latest_checkpoint is not None:
             self._checkpoint.restore(self.latest_checkpoint)
             return self.latest_checkpoint
+        if self._init_fn is not None:
+            self._init_fn()
         return None
 
 

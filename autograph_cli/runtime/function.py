@@ -588,11 +588,27 @@ class Function:
         raise TypeError(f"{self._name}(): **kwargs arguments are not supported by this runtime")
 
     def _call_inline(self, args, kwargs):
+        # called while another function traces: inlined into its graph. TensorFlow traces the inner
+        # function there (once per distinct signature), which its tracing count shows: counted alike
         if self.input_signature is not None:
+            self._count_inline_trace(("signature",))
             args, _ = self._canonicalize(args, kwargs)
             args = self._check_signature(args)
             return self._call_python(self._traceable(), args)
+        try:
+            key = (tuple(self._keymaker.key(a) for a in args),
+                   tuple(sorted((k, self._keymaker.key(v)) for k, v in kwargs.items())))
+        except TypeError:  # unhashable argument values
+            key = None
+        self._count_inline_trace(key)
         return self._traceable()(*args, **kwargs)
+
+    def _count_inline_trace(self, key):
+        seen = self.__dict__.setdefault("_inline_keys", set())
+        if key is None or key not in seen:
+            if key is not None:
+                seen.add(key)
+            self._trace_count += 1
 
     def _arg_names(self, n):
         """Names of `n` canonical arguments (placeholders, concrete functions)."""
