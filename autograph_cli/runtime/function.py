@@ -782,6 +782,7 @@ class Function:
             placeholder_args.append(_make_placeholders(graph, a, name, names_used))
         fn = self._traceable()
         graph.autograph_features = _features(self._autograph_options)
+        graph.for_xla = bool(self._jit_compile)
         saved_graph = ctx.graph
         saved_vc = ctx.variable_creation
         ctx.graph = graph

@@ -138,6 +138,7 @@ class Graph:
         self.variables = []  # Variables read or written
         self.created_variables = []
         self.has_effects = False
+        self.for_xla = False  # traced for jit_compile=True (layers may stage XLA-friendly forms)
         self.seed = None
         self._op_seed_count = 0
 

@@ -15,7 +15,7 @@ from autograph_cli.runtime.shapes import TensorShape
 from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 
 from . import initializers
-from ._layer import Layer, _take_regularizers
+from ._layer import Layer, _take_regularizers, keras_dropout
 
 __all__ = ["MultiHeadAttention", "Normalization", "Attention", "AdditiveAttention"]
 
@@ -117,7 +117,7 @@ class MultiHeadAttention(Layer):
         probs = nn_ops.softmax(scores, axis=-1)
         shown = probs
         if self.dropout and training is not None and _python_bool(training):
-            probs = nn_ops.dropout(probs, self.dropout, seed=self.seed)
+            probs = keras_dropout(probs, self.dropout, seed=self.seed)
         ctx_ = linalg_ops.einsum("acbe,aecd->abcd", probs, v)  # (batch, query steps, heads, value_dim)
         out = linalg_ops.einsum("abcd,cde->abe", ctx_, self._output_kernel)
         if self._output_bias is not None:
@@ -246,7 +246,7 @@ class _BaseDenseAttention(Layer):
         weights = nn_ops.softmax(scores, axis=-1)
         shown = weights
         if self.dropout and training is not None and _python_bool(training):
-            weights = nn_ops.dropout(weights, self.dropout, seed=self.seed)
+            weights = keras_dropout(weights, self.dropout, seed=self.seed)
         out = ops.matmul(weights, v)
         if q_mask is not None:
             out = out * ops.expand_dims(ops.cast(ops.convert_to_tensor(q_mask), out.dtype), -1)

@@ -275,6 +275,42 @@ def _symbolic_call(layer, inputs, args, kwargs):
 _inbound_nodes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+_xla_seed_lock = threading.Lock()
+_xla_seed_counter = []  # [the Variable counting dropout draws in jit-compiled steps], made on first use
+
+
+def _xla_draw_count():
+    """The number of this draw among jit-compiled dropout draws (a variable updated in the step)."""
+    with _xla_seed_lock:
+        if not _xla_seed_counter:
+            with init_scope():
+                _xla_seed_counter.append(Variable(np.int64(0), trainable=False, name="keras_dropout_draws"))
+            graph = ctx.graph
+            if graph is not None:
+                graph.created_variables.append(_xla_seed_counter[0])
+    counter = _xla_seed_counter[0]
+    counter.assign_add(np.int64(1))
+    return counter.read_value()
+
+
+def keras_dropout(x, rate, seed=None):
+    """Dropout of `x` (kept entries scaled by 1/(1-rate)). In a step traced for jit_compile=True it draws
+    with a stateless generator keyed by (seed, a draw counter variable), which XLA compiles (the stateful
+    generator runs on the host only); elsewhere it is tf.nn.dropout."""
+    from autograph_cli.runtime.ops import nn as nn_ops
+    from autograph_cli.runtime.ops import random as random_ops
+
+    if not getattr(ctx.graph, "for_xla", False):
+        return nn_ops.dropout(x, rate, seed=seed)
+    x = x if isinstance(x, Tensor) else convert_to_tensor(x)
+    # the key's first half: drawn once per traced call site from the seeded op sequence (set_random_seed repeats it)
+    base = np.int64(random_ops._rng_for(seed).integers(1, 2 ** 31))
+    key = ops.stack([ops.convert_to_tensor(base), _xla_draw_count()])
+    u = random_ops.stateless_uniform(ops.shape(x), key, dtype=x.dtype)
+    keep = ops.cast(u >= rate, x.dtype)
+    return x * keep / (1.0 - rate)
+
+
 def _take_regularizers(layer, kwargs, *names):
     """Pop `<name>_regularizer` and `<name>_constraint` from a layer's keyword
     arguments into the attributes of those names (for `add_weight(regularizer=...,

@@ -3,7 +3,7 @@ Bidirectional and TimeDistributed.
 
 The time loop runs step by step in Python eagerly (so a GradientTape records
 each step), and inside a trace (tf.function, fit, a functional model) as one
-staged while loop over the time dimension (its length may be unknown), whose
+staged for loop over tf.range(time steps) (their number may be unknown), whose
 gradient the runtime builds like any staged loop's. `unroll=True` traces the
 steps one by one instead (the length must then be known).
 
@@ -13,10 +13,9 @@ Weights follow Keras: `kernel` (features, k * units), `recurrent_kernel`
 """
 from __future__ import annotations
 
-from autograph_cli.runtime import dtypes as dt
 from autograph_cli.runtime import nest, ops
 from autograph_cli.runtime.context import ctx
-from autograph_cli.runtime.control_flow import while_loop
+from autograph_cli.runtime.control_flow import staged_for
 from autograph_cli.runtime.ops import array as array_ops
 from autograph_cli.runtime.ops import nn as nn_ops
 from autograph_cli.runtime.shapes import TensorShape
@@ -24,7 +23,7 @@ from autograph_cli.runtime.tensor import SymbolicTensor, Tensor
 from autograph_cli.runtime.tensor_array import TensorArray
 
 from . import activations, initializers
-from ._layer import Layer, _take_regularizers
+from ._layer import Layer, _take_regularizers, keras_dropout
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "RNN", "SimpleRNN", "LSTM", "GRU",
            "Bidirectional", "TimeDistributed"]
@@ -142,7 +141,7 @@ class _Cell(Layer):
                 return None
             if rate >= 1.0:
                 return ops.zeros_like(like)
-            return nn_ops.dropout(ops.ones_like(like), rate, seed=self.seed)
+            return keras_dropout(ops.ones_like(like), rate, seed=self.seed)
 
         self._keras_untracked_masks = (mask(x0, self.dropout), mask(h0, self.recurrent_dropout))
 
@@ -543,22 +542,38 @@ class RNN(Layer):
         else:
             n = ops.shape(xs[0])[0]
             k = len(prev)
-            tas = [TensorArray(dtype, size=n, element_shape=p.shape) for p in prev]
+            # the outputs of every step only when they are returned (a TensorArray carried for nothing
+            # would still be differentiated through, which XLA cannot compile)
+            # under jit_compile the outputs go to a (time, batch, ...) tensor updated in place instead: XLA
+            # compiles its gradient (not yet a TensorArray's)
+            xla = bool(getattr(ctx.graph, "for_xla", False))
+            if not self.return_sequences:
+                tas = []
+            elif xla:
+                tas = [ops.zeros(ops.concat([ops.reshape(n, [1]), ops.shape(p)], 0), dtype=dtype) for p in prev]
+            else:
+                tas = [TensorArray(dtype, size=n, element_shape=p.shape) for p in prev]
+            nt = len(tas)
 
-            def cond(t, *loop_vars):
-                return t < n
-
-            def body(t, *loop_vars):
-                prev, tas, states = list(loop_vars[:k]), list(loop_vars[k:2 * k]), list(loop_vars[2 * k:])
+            def body(t, loop_vars):
+                prev, tas, states = list(loop_vars[:k]), list(loop_vars[k:k + nt]), list(loop_vars[k + nt:])
                 out, new = step(step_input(t), None if ms is None else ms[t], states, prev)
-                if self.return_sequences:
+                if xla:
+                    at = ops.reshape(t, [1, 1])
+                    tas = [array_ops.tensor_scatter_nd_update(ta, at, ops.expand_dims(o, 0)) for ta, o in zip(tas, out)]
+                else:
                     tas = [ta.write(t, o) for ta, o in zip(tas, out)]
-                return (t + 1, *out, *tas, *new)
+                return [*out, *tas, *new]
 
-            res = while_loop(cond, body, (ops.convert_to_tensor(0, dtype=dt.int32), *prev, *tas, *states))
-            prev, tas, states = list(res[1:1 + k]), list(res[1 + k:1 + 2 * k]), list(res[1 + 2 * k:])
-            seq = [ops.transpose(ta.stack(), [1, 0] + list(range(2, p.shape.rank + 1))) for ta, p in zip(tas, prev)] \
-                if self.return_sequences else None
+            # a staged for loop over tf.range(time steps): its length is known when XLA compiles it, so
+            # jit_compile can differentiate through it
+            init = [*prev, *tas, *states]
+            names = [f"{self.name}/output_{i}" for i in range(k)] + [f"{self.name}/sequence_{i}" for i in range(nt)] \
+                + [f"{self.name}/state_{i}" for i in range(n_states)]
+            res = staged_for(ops.range(n), None, body, init, names)
+            prev, tas, states = list(res[:k]), list(res[k:k + nt]), list(res[k + nt:])
+            seq = [ops.transpose(ta if xla else ta.stack(), [1, 0] + list(range(2, p.shape.rank + 1)))
+                   for ta, p in zip(tas, prev)] if self.return_sequences else None
             if seq is not None and steps is not None:  # a known number of steps stays known
                 for y, p in zip(seq, prev):
                     y.set_shape([p.shape.dims[0] if p.shape.dims else None, steps] +

@@ -16,7 +16,7 @@ from . import _attention, _encoding, _image, _more_layers, _text
 from ._attention import *  # noqa: F403
 from ._encoding import *  # noqa: F403
 from ._image import *  # noqa: F403
-from ._layer import KerasTensor, Layer, _take_regularizers
+from ._layer import KerasTensor, Layer, _take_regularizers, keras_dropout
 from ._more_layers import *  # noqa: F403
 from ._more_layers import _dim
 from ._text import *  # noqa: F403
@@ -325,7 +325,7 @@ class Dropout(Layer):
             if self.rate >= 1:
                 return ops.zeros_like(inputs)
             if self.noise_shape is None:
-                return nn_ops.dropout(inputs, self.rate, seed=self.seed)
+                return keras_dropout(inputs, self.rate, seed=self.seed)
             # one draw per element of noise_shape (None: the input's size there), broadcast over the rest
             noise = list(self.noise_shape)
             if len(noise) != inputs.shape.rank:
@@ -333,7 +333,7 @@ class Dropout(Layer):
             dims = inputs.shape.dims
             shape = [d if d is not None else dims[i] if dims[i] is not None else ops.shape(inputs)[i]
                      for i, d in enumerate(noise)]
-            return inputs * nn_ops.dropout(ops.ones(shape, dtype=inputs.dtype), self.rate, seed=self.seed)
+            return inputs * keras_dropout(ops.ones(shape, dtype=inputs.dtype), self.rate, seed=self.seed)
         return inputs
 
 
