@@ -9,7 +9,11 @@ backward pass works everywhere:
   nodes added there while it records are its entries, and `gradient` adds
   the backward computation to the same graph. Staged conds get a cond over
   the branches' gradients; staged loops push the values each iteration
-  starts from on a stack and a backward loop replays the body in reverse;
+  starts from on a stack and a backward loop replays the body in reverse
+  (the variable reads of a replayed region take the values the forward pass
+  read: see "Variable reads inside conds and loops"; a second tape
+  differentiates the backward loop's reads of the stack back into the
+  forward loop's gradient);
 - an outer tape records the inner tape's gradient ops (second derivatives).
 
 A function called eagerly under a tape is interpreted op by op
