@@ -200,3 +200,30 @@ def test_jax_backend_staged_loop_over_rows():
     got = agj.jit(f)(xs)
     want = f(list(xs))
     assert float(got[0]) == float(want[0]) and int(got[1]) == want[1]
+
+
+def test_frozen_dataclass_list_in_a_staged_loop_names_the_attribute():
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Frozen:
+        acc: list
+
+    @tf.function
+    def python_loop(x):
+        f = Frozen([])
+        for i in range(3):  # a Python loop under the trace: appended in place
+            f.acc.append(x * i)
+        return tf.stack(f.acc)
+
+    assert python_loop(tf.constant(2)).numpy().tolist() == [0, 2, 4]
+
+    @tf.function
+    def staged_loop(n):
+        f = Frozen([])
+        for i in tf.range(n):  # the list becomes a TensorArray, written back into f.acc
+            f.acc.append(i)
+        return tf.stack(f.acc)
+
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"'f\.acc' cannot be written: a staged construct"):
+        staged_loop(tf.constant(3))

@@ -187,10 +187,22 @@ class _Composite:
                 delattr(obj, key) if kind == "." else obj.__delitem__(key)
             except (AttributeError, LookupError, TypeError):
                 pass
-        elif kind == ".":
-            setattr(obj, key, value)
-        else:
-            obj[key] = value
+            return
+        try:
+            if kind == ".":
+                setattr(obj, key, value)
+            else:
+                obj[key] = value
+        except (AttributeError, TypeError) as e:  # a frozen dataclass, a property without a setter ...
+            text = self.name + "".join(f".{k}" if kd == "." else f"[{k!r}]" for kd, k in self.path)
+            try:
+                error = type(e)(
+                    f"'{text}' cannot be written: a staged construct carries it (it assigns it, or appends to or "
+                    f"pops from the list it holds, which then becomes a TensorArray) and writes its new value "
+                    f"back, but {type(obj).__name__} refuses it: {e}")
+            except Exception:
+                raise e from None
+            raise error from None
 
 
 class State:
