@@ -3,6 +3,7 @@ regex_full_match, regex_replace, substr, split (elementwise over string tensors
 of any shape; the values are bytes, or object arrays of bytes)."""
 from __future__ import annotations
 
+import codecs
 import re
 
 import numpy as np
@@ -378,8 +379,6 @@ def _pieces_infer(inputs, attrs):
 
 def python_codec(encoding):
     """The Python codec of a TensorFlow encoding name (UTF-8, UTF8, UTF-16-BE, UTF-32-BE ...)."""
-    import codecs
-
     name = str(encoding)
     try:
         return codecs.lookup(name).name
