@@ -276,7 +276,7 @@ _inbound_nodes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 _xla_seed_lock = threading.Lock()
-_xla_seed_counter = []  # [the Variable counting dropout draws in jit-compiled steps], made on first use
+_xla_seed_counter: list[Variable] = []  # [the Variable counting dropout draws in jit-compiled steps], made on first use
 
 
 def _xla_draw_count():

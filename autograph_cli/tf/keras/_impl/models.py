@@ -505,6 +505,8 @@ class Model(Layer):
 
     @property
     def input_shape(self):
+        if "_keras_user_input_shape" in vars(self):
+            return vars(self)["_keras_user_input_shape"]
         inputs = self.inputs
         if inputs is None:
             shape = getattr(self, "_input_shape", None)
@@ -514,13 +516,23 @@ class Model(Layer):
         shapes = [tuple(t.shape.as_list()) for t in inputs]
         return shapes[0] if len(shapes) == 1 else shapes
 
+    @input_shape.setter
+    def input_shape(self, value):
+        Layer.input_shape.fset(self, value)
+
     @property
     def output_shape(self):
+        if "_keras_user_output_shape" in vars(self):
+            return vars(self)["_keras_user_output_shape"]
         outputs = self.outputs
         if outputs is None:
             raise AttributeError(f"The model {self.name} has no defined output shape (it is not a functional model)")
         shapes = [tuple(t.shape.as_list()) for t in outputs]
         return shapes[0] if len(shapes) == 1 else shapes
+
+    @output_shape.setter
+    def output_shape(self, value):
+        Layer.output_shape.fset(self, value)
 
     @property
     def inputs(self):
