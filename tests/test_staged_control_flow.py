@@ -1374,6 +1374,18 @@ def test_case_without_default_asserts_its_last_predicate():
     with pytest.raises(tf.errors.InvalidArgumentError, match="more than 1 conditions"):
         tf.case([(tf.constant(True), lambda: 1), (tf.constant(True), lambda: 2)], exclusive=True)
 
+    @tf.function
+    def untaken(a):  # Python predicates, all false: fails only where the graph runs the case
+        y = a
+        if a > 100:
+            y = tf.case([(a < 0, lambda: a), (False, lambda: 7)])
+            y = tf.case([(True, lambda: 1), (True, lambda: 2)], exclusive=True)
+        return y
+
+    assert untaken(tf.constant(3)).numpy() == 3
+    with pytest.raises(tf.errors.InvalidArgumentError, match="None of conditions evaluated as True"):
+        untaken(tf.constant(101))
+
 
 def test_a_false_staged_assert_is_invalid_argument_and_assertion_error():
     @tf.function

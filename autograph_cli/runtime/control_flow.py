@@ -456,8 +456,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
 
 
 def _check_pred(pred, message):
-    """An assertion of a case's predicate: staged when it is symbolic."""
-    if isinstance(pred, SymbolicTensor) and ctx.graph is not None:
+    """An assertion of a case's predicate: staged while tracing (it fails
+    only if the graph runs it: a branch traced but not taken does not)."""
+    if ctx.graph is not None:
         ops.apply(ASSERT, [_bool_pred(pred, "tf.case")], {"message": message})
     elif not bool(pred):
         raise InvalidArgumentError(None, "Assert", message)
@@ -518,10 +519,8 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
         _callable_branch(pair[1], f"the callable of pred_fn_pairs[{i}]")
     preds = [p for p, _ in pairs]
     if exclusive:
-        symbolic = [p for p in preds if isinstance(p, SymbolicTensor)]
-        if symbolic and ctx.graph is not None:
-            count = ops.add_n([ops.cast(_bool_pred(p, "tf.case"), dt.int32) for p in symbolic])
-            count = count + builtins.sum(1 for p in preds if not isinstance(p, SymbolicTensor) and bool(p))
+        if ctx.graph is not None:
+            count = ops.add_n([ops.cast(_bool_pred(p, "tf.case"), dt.int32) for p in preds])
             _check_pred(ops.less_equal(count, 1),
                         "Input error: exclusive=True: more than 1 conditions evaluated as True")
         elif builtins.sum(1 for p in preds if bool(p)) > 1:
