@@ -1436,3 +1436,23 @@ def test_a_call_of_a_nested_function_writing_nonlocal_names_in_staged_control_fl
     for a, b in [(3, 5), (-4, 11), (0, 0), (17, -2), (6, 2)]:
         got = tuple(int(t) for t in staged(tf.constant(a), tf.constant(b)))
         assert got == f(a, b), (a, b)
+
+
+def test_an_error_tracing_a_branch_leaves_the_variables_as_before_the_if():
+    """A `finally` around a staged if whose branch fails while tracing sees
+    the values from before the if, and the branch's own error propagates
+    (not 'cannot be accessed here' from the finally reading a branch tensor)."""
+
+    @tf.function
+    def f(a, b):
+        z = a % 5
+        try:
+            if b >= 5:
+                z = z + b
+                z = z + tf.add_n([e * 2 for e in tf.stack([a, b])])  # iterates a symbolic tensor
+        finally:
+            z = (z + 1) % 7
+        return z
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="Iterating over a symbolic tf.Tensor"):
+        f(tf.constant(3), tf.constant(5))

@@ -1510,6 +1510,13 @@ class Backend:
                     init[i] = list_to_tensor_array(init[i])
                 branch_values.clear()
                 out = staged_cond(cond, lambda: run(body), lambda: run(orelse), state.names, state.location)
+        except BaseException:
+            # an error while tracing a branch: the variables are as before the
+            # conditional (a `finally` around it must not see a branch's tensors)
+            for v, saved in contents:
+                _restore_contents(v, saved)
+            state.set(init)
+            raise
         finally:
             others.restore()
         (then_values, then_frozen), (else_values, else_frozen) = branch_values
