@@ -37,11 +37,10 @@ AG_LANGUAGE_PROGRAMS (default 150) programs, seed AG_RANDOM_SEED (default 0).
 from __future__ import annotations
 
 import os
-import sys
 
 import pytest
 
-from test_staged_random_programs import DOCUMENTED, Gen, _show, run_all
+from test_staged_random_programs import DOCUMENTED, Gen, _show, main, run_all
 
 N_PROGRAMS = int(os.environ.get("AG_LANGUAGE_PROGRAMS", "150"))
 SEED = int(os.environ.get("AG_RANDOM_SEED", "0"))
@@ -330,14 +329,5 @@ def test_most_programs_agree(stats):
     assert stats.outcomes["ok"] >= 0.75 * stats.programs, dict(stats.outcomes)
 
 
-if __name__ == "__main__":
-    import pathlib
-    import tempfile
-
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else N_PROGRAMS
-    s = run(pathlib.Path(tempfile.mkdtemp()), n)
-    print(f"{s.programs} programs in {s.seconds:.1f} s: {dict(s.outcomes)}; raises: {dict(s.raises)}; "
-          f"without temps: {dict(s.clean)}")
-    for kind in ("wrong", "raise", "raise-other-type", "documented"):
-        for src, inp, py, got, sub, _ in s.examples.get(kind, [])[: int(os.environ.get("SHOW", "3"))]:
-            print(f"=== {kind}/{sub} on {inp}: Python {py!r}, staged {got!r}\n{src}")
+if __name__ == "__main__":  # python tests/<this file>.py [N]: print stats and examples
+    main(run, N_PROGRAMS)

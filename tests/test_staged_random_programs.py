@@ -401,14 +401,20 @@ def test_most_programs_agree(stats):
     assert ok >= 0.9 * stats.programs, dict(stats.outcomes)
 
 
-if __name__ == "__main__":  # python tests/test_staged_random_programs.py [N]: print stats and examples
+def main(run, default_n):
+    """``python tests/<file>.py [N]``: run N programs (``run(tmp_dir, n)``)
+    and print the counts and ``SHOW`` (3) examples of each failing kind."""
     import pathlib
     import tempfile
 
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else N_PROGRAMS
-    s = run_all(pathlib.Path(tempfile.mkdtemp()), n)
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else default_n
+    s = run(pathlib.Path(tempfile.mkdtemp()), n)
     print(f"{s.programs} programs in {s.seconds:.1f} s: {dict(s.outcomes)}; raises: {dict(s.raises)}; "
           f"without temps: {dict(s.clean)}")
     for kind in ("wrong", "raise", "raise-other-type", "documented"):
         for src, inp, py, got, sub, _ in s.examples.get(kind, [])[: int(os.environ.get("SHOW", "3"))]:
             print(f"=== {kind}/{sub} on {inp}: Python {py!r}, staged {got!r}\n{src}")
+
+
+if __name__ == "__main__":  # python tests/test_staged_random_programs.py [N]: print stats and examples
+    main(run_all, N_PROGRAMS)
