@@ -826,25 +826,12 @@ def _avg_pool_grad(node, x, dy):
     return dxp[:, ph[0]:ph[0] + shape[1], pw[0]:pw[0] + shape[2], :]
 
 
-@register_lowering("jax", "StatelessRandom")
-def _stateless_random(node, shape, seed):
-    # The runtime's stateless draws come from numpy's generator seeded by `seed`:
-    # XLA calls that same kernel on the host (a pure function of the seed), so the
-    # compiled values equal the runtime's bit for bit. The shape must be static.
-    dims = _static_tuple(shape, "the shape of a stateless random op")
-    attrs = node.attrs
-    np_dtype = attrs["dtype"].np
-    kernel = node.opdef.kernel
-
-    def host(seed_value):
-        return np.asarray(kernel(np.asarray(dims, np.int64), np.asarray(seed_value), **attrs), np_dtype)
-
-    return jax.pure_callback(host, jax.ShapeDtypeStruct(dims, np_dtype), jnp.asarray(seed))
-
-
-@register_lowering("jax", "StatelessRandomParams")
-def _stateless_random_params(node, shape, seed, *params):
-    # as StatelessRandom: the runtime's kernel called on the host, the same values
+@register_lowering("jax", "StatelessRandom", "StatelessRandomParams")
+def _stateless_random(node, shape, seed, *params):
+    # The runtime's stateless draws (and those with parameters: Poisson, gamma,
+    # binomial) are a pure function of the seed: XLA calls that same kernel on the
+    # host, so the compiled values equal the runtime's bit for bit. The shape must
+    # be static.
     dims = _static_tuple(shape, "the shape of a stateless random op")
     attrs = node.attrs
     np_dtype = attrs["dtype"].np
