@@ -10,9 +10,11 @@ functional form forced (what runs under a trace). (Not compared: what a
 and helpers' calls too.)"""
 from __future__ import annotations
 
+import importlib
 import itertools
 import sys
 import textwrap
+import warnings
 
 import pytest
 
@@ -451,3 +453,46 @@ def test_same_results_as_python(tmp_path, source, mode):
         operators.force_functional(previous)
     assert not any(v.startswith("EXC ") for v in expected.values()), expected
     assert got == expected
+
+
+NAMESPACE = textwrap.dedent('''\
+    class OutEdgeView:
+        def count(self, n):
+            if n > 2:
+                return n - 1
+            return n
+
+
+    def total(xs):
+        s = 0
+        for x in xs:
+            if x:
+                s += x
+        return s
+    ''')
+
+
+@pytest.mark.parametrize("mode", ["fast", "forced"])
+def test_running_forms_leaves_the_module_namespace_as_python_has_it(tmp_path, mode):
+    """Code that lists a module's names (networkx's tests collect classes by
+    name from ``dir(module)``) sees the same names before and after its
+    converted functions ran, in either mode; a reload starts afresh."""
+    module = _load(tmp_path, NAMESPACE, convert=True)
+    names = set(dir(module))
+    previous = operators.force_functional(mode == "forced")
+    try:
+        assert (module.OutEdgeView().count(5), module.total([1, 0, 2])) == (4, 3)
+        assert set(dir(module)) == names
+        sys.path.insert(0, str(tmp_path))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # (it is imported: the reload converts it)
+                with autograph_cli.install_import_hook([module.__name__]):
+                    importlib.reload(module)
+        finally:
+            sys.path.remove(str(tmp_path))
+        assert type(vars(module)[operators.FUNCTIONAL_ATTR]) is bytes  # (the converted source ran again)
+        assert (module.OutEdgeView().count(1), module.total([4])) == (1, 4)
+        assert set(dir(module)) == names
+    finally:
+        operators.force_functional(previous)

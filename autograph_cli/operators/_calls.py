@@ -185,15 +185,19 @@ def functional(key, *old):
     else:
         module_globals = _sys_getframe(1).f_globals
     name = functional_name(key)
-    fn = module_globals.get(name)
+    table = module_globals.get(FUNCTIONAL_ATTR)
+    fn = table.get(name) if type(table) is _Forms else module_globals.get(name)
     if fn is None:
         with _functional_lock:
-            fn = module_globals.get(name)
+            table = module_globals.get(FUNCTIONAL_ATTR)
+            if type(table) is not _Forms:
+                fn = module_globals.get(name)
+                if fn is None:
+                    # (the stub asking, compiled in the module, has its
+                    # ``__future__`` features)
+                    table = _compile_functional(module_globals, _sys_getframe(1).f_code.co_flags)
             if fn is None:
-                # (the stub asking, compiled in the module, has its
-                # ``__future__`` features)
-                _compile_functional(module_globals, _sys_getframe(1).f_code.co_flags)
-                fn = module_globals[name]
+                fn = table[name]
     if fn in _unclaimed:
         with _functional_lock:
             if fn in _unclaimed:
@@ -290,9 +294,18 @@ def _same_signature(a, b, lead: int = 0) -> bool:
             and a.co_varnames[:total] == b.co_varnames[lead:lead + total])
 
 
-def _compile_functional(module_globals: dict, code_flags: int = 0) -> None:
+class _Forms(dict):
+    """A module's compiled functional forms by name, kept under the module's
+    one ``__autograph_functional__`` name in place of the packed source: the
+    module's namespace (``dir(module)``, ``vars()``) shows the names it
+    showed before any of them ran."""
+
+    __slots__ = ()
+
+
+def _compile_functional(module_globals: dict, code_flags: int = 0) -> "_Forms":
     """Compile the lazy table of a module whose code has ``code_flags`` (its
-    ``__future__`` features are the functional forms' too)."""
+    ``__future__`` features are the functional forms' too); the forms."""
     import __future__
     import zlib
 
@@ -321,14 +334,24 @@ def _compile_functional(module_globals: dict, code_flags: int = 0) -> None:
                                     helpers, flags)
     _machinery.update(helpers)
     _forms.update(c for c in code.co_consts if type(c) is types.CodeType)  # (the module-level defs)
+    # The forms are defined in the module's namespace (their globals), then
+    # taken out of it into the table.
+    names = [functional_name(k) for k in keys.split(",") if k]
+    before = {n: module_globals[n] for n in names if n in module_globals}
     exec(code, module_globals)
+    forms = _Forms()
+    for n in names:
+        forms[n] = module_globals.pop(n)
+    module_globals.update(before)
+    module_globals[FUNCTIONAL_ATTR] = forms
     # Converted callers call a form directly once its function is known
     # (``_direct``): the functions defined by now, else when a stub asks.
     for k in keys.split(","):
         if k:
-            form = module_globals[functional_name(k)]
+            form = forms[functional_name(k)]
             if not _direct(module_globals, k, form, None):
                 _unclaimed.add(form)
+    return forms
 
 
 # The lazy table's forms whose stubs have not asked for them yet (``_direct``).
